@@ -1,0 +1,127 @@
+//! Walking the whole game tree or graph without scoring it: perft, distinct
+//! positions, and the names of all leaves. These are the independent counts
+//! that rules are checked against, and what a trace compares with to list
+//! the pruned leaves.
+
+use std::collections::HashSet;
+
+use crate::game::Game;
+
+/// The number of move sequences of exactly `depth` moves from `state`
+/// (sequences that end the game earlier are not counted). Perft is the
+/// standard test of a move generator: each game has published counts.
+pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
+    let mut buffers = Vec::new();
+    perft_rec(game, state, depth, &mut buffers)
+}
+
+fn perft_rec<G: Game>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    buffers: &mut Vec<Vec<G::Move>>,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if game.is_terminal(state) {
+        return 0;
+    }
+    let mut moves = buffers.pop().unwrap_or_default();
+    moves.clear();
+    game.legal_moves(state, &mut moves);
+    let n = if depth == 1 {
+        moves.len() as u64
+    } else {
+        moves
+            .iter()
+            .map(|&m| perft_rec(game, &game.play(state, m), depth - 1, buffers))
+            .sum()
+    };
+    buffers.push(moves);
+    n
+}
+
+/// Perft split by first move: each legal move with the perft of `depth - 1`
+/// after it. The numbers add up to `perft(depth)`.
+pub fn perft_divide<G: Game>(game: &G, state: &G::State, depth: u32) -> Vec<(G::Move, u64)> {
+    let mut moves = Vec::new();
+    if depth == 0 || game.is_terminal(state) {
+        return Vec::new();
+    }
+    game.legal_moves(state, &mut moves);
+    moves
+        .into_iter()
+        .map(|m| (m, perft(game, &game.play(state, m), depth - 1)))
+        .collect()
+}
+
+/// Distinct positions reachable from a start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionCount {
+    /// Distinct positions, the start included.
+    pub positions: u64,
+    /// How many of them are terminal.
+    pub terminal: u64,
+}
+
+/// Counts the distinct positions reachable from `state` (the start
+/// included) and how many are terminal, by a depth-first walk that visits
+/// each position once. Memory grows with the answer: for small games.
+pub fn count_positions<G: Game>(game: &G, state: &G::State) -> PositionCount {
+    let mut seen: HashSet<G::State> = HashSet::new();
+    let mut stack = vec![state.clone()];
+    seen.insert(state.clone());
+    let mut terminal = 0;
+    let mut moves = Vec::new();
+    while let Some(s) = stack.pop() {
+        if game.is_terminal(&s) {
+            terminal += 1;
+            continue;
+        }
+        moves.clear();
+        game.legal_moves(&s, &mut moves);
+        for &m in &moves {
+            let child = game.play(&s, m);
+            if !seen.contains(&child) {
+                seen.insert(child.clone());
+                stack.push(child);
+            }
+        }
+    }
+    PositionCount {
+        positions: seen.len() as u64,
+        terminal,
+    }
+}
+
+/// The paths (0-based child indices from the root, in the game's move order)
+/// of every leaf of the tree below `state`, in depth-first order, stopping at
+/// `depth` plies if given. A trace lists as pruned the leaves here that it
+/// did not evaluate. The tree can be exponentially large: for small trees.
+pub fn leaf_paths<G: Game>(game: &G, state: &G::State, depth: Option<u32>) -> Vec<Vec<usize>> {
+    fn rec<G: Game>(
+        game: &G,
+        state: &G::State,
+        depth: Option<u32>,
+        path: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        let mut moves = Vec::new();
+        if !game.is_terminal(state) && depth != Some(0) {
+            game.legal_moves(state, &mut moves);
+        }
+        if moves.is_empty() {
+            out.push(path.clone());
+            return;
+        }
+        for (i, &m) in moves.iter().enumerate() {
+            path.push(i);
+            rec(game, &game.play(state, m), depth.map(|d| d - 1), path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    rec(game, state, depth, &mut Vec::new(), &mut out);
+    out
+}

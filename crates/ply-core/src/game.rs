@@ -1,0 +1,228 @@
+//! The one trait every game implements, and the notation trait that lets
+//! people and files talk about its positions and moves.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use crate::score::{MaxScore, Player};
+
+/// A two-player, zero-sum, perfect-information game, stated once as a search
+/// problem: the initial state, the player to move, the legal moves, the result
+/// of a move, the terminal test and the utility.
+///
+/// Every search in ply is generic over this trait and monomorphised, so a game
+/// with a small `Copy` state and a cheap move generator searches as fast as a
+/// hand-written solver. The state is a value: [`Game::play`] returns a new
+/// state, so a search never sees a half-applied move.
+///
+/// The optional methods at the end ([`evaluate`](Game::evaluate),
+/// [`hash_key`](Game::hash_key), [`order_moves`](Game::order_moves)) have
+/// defaults that are always correct; a game overrides them to search faster or
+/// deeper, never to change what a search proves.
+pub trait Game {
+    /// A position, including whatever decides the player to move.
+    ///
+    /// `Eq + Hash` let ply count distinct positions and key tables on them.
+    type State: Clone + Eq + Hash + fmt::Debug;
+    /// A move. Small and `Copy`: searches keep lists of them.
+    type Move: Copy + Eq + fmt::Debug;
+
+    /// The position a game starts from.
+    fn initial_state(&self) -> Self::State;
+
+    /// Who moves in `state`. Meaningless, but must not panic, in a terminal state.
+    fn to_move(&self, state: &Self::State) -> Player;
+
+    /// Appends the legal moves of `state` to `moves`, in the game's natural
+    /// order (the order textbook searches try them in). Appends nothing in a
+    /// terminal state. The caller clears `moves` first; taking a buffer lets
+    /// searches reuse one allocation per ply.
+    fn legal_moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>);
+
+    /// The state after `mv`, which must be legal in `state`.
+    fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+
+    /// Whether the game is over in `state`.
+    fn is_terminal(&self, state: &Self::State) -> bool;
+
+    /// The result of a terminal state from MAX's view: +1 win, 0 draw, -1 loss
+    /// unless the game defines richer scores. Only called on terminal states.
+    fn utility(&self, state: &Self::State) -> MaxScore;
+
+    /// An estimate of `state` from MAX's view, for depth-limited searches.
+    ///
+    /// Depth-limited searches score every leaf with it, terminal or not, so
+    /// on terminal states it must agree with [`Game::utility`]: a win above
+    /// every non-terminal estimate, a loss below every one, a draw at the draw
+    /// utility. The default knows nothing: the utility on terminal states and
+    /// 0 ("even") elsewhere.
+    fn evaluate(&self, state: &Self::State) -> MaxScore {
+        if self.is_terminal(state) {
+            self.utility(state)
+        } else {
+            MaxScore::ZERO
+        }
+    }
+
+    /// A 64-bit key for transposition tables: equal states must give equal
+    /// keys. The default hashes the state with a fixed (reproducible) hasher;
+    /// a game overrides it with something cheaper, such as Zobrist keys or
+    /// the bitboard itself.
+    fn hash_key(&self, state: &Self::State) -> u64 {
+        let mut h = FixedHasher::default();
+        state.hash(&mut h);
+        h.finish()
+    }
+
+    /// Reorders `moves` (the legal moves of `state`) so that the likely best
+    /// come first. Any order is correct; a good one prunes more. The default
+    /// keeps the natural order.
+    fn order_moves(&self, _state: &Self::State, _moves: &mut [Self::Move]) {}
+}
+
+/// A deterministic FNV-1a hasher, so that default hash keys are the same on
+/// every run and platform (std's `RandomState` is not).
+#[derive(Clone, Copy)]
+pub struct FixedHasher(u64);
+
+impl Default for FixedHasher {
+    fn default() -> Self {
+        FixedHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for FixedHasher {
+    fn finish(&self) -> u64 {
+        // A final avalanche, so keys that differ in one input bit differ in many.
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// A mistake in a position or move string, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What is wrong, in words a user can act on.
+    pub message: String,
+    /// The 1-based character column of the problem in the text, when there is one.
+    pub column: Option<usize>,
+}
+
+impl ParseError {
+    /// An error about the text as a whole.
+    pub fn new(message: impl Into<String>) -> Self {
+        ParseError {
+            message: message.into(),
+            column: None,
+        }
+    }
+
+    /// An error at a 1-based character column.
+    pub fn at(column: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            message: message.into(),
+            column: Some(column),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.column {
+            Some(c) => write!(f, "column {c}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// How a game's positions and moves are written. The CLI, tests and files all
+/// speak these notations, so printing then parsing must give back the same
+/// position (the conformance kit checks it).
+pub trait Notation: Game {
+    /// Reads a position. Rejects impossible positions, not only malformed text.
+    fn parse_position(&self, text: &str) -> Result<Self::State, ParseError>;
+
+    /// Writes a position so that [`Notation::parse_position`] reads it back.
+    fn format_position(&self, state: &Self::State) -> String;
+
+    /// Reads a move as written in `state`. Only the syntax is checked here;
+    /// [`play_moves`] checks legality.
+    fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, ParseError>;
+
+    /// Writes a move so that [`Notation::parse_move`] reads it back.
+    fn format_move(&self, state: &Self::State, mv: Self::Move) -> String;
+
+    /// A picture of the position for a terminal: a board, or the notation.
+    fn draw(&self, state: &Self::State) -> String {
+        self.format_position(state)
+    }
+}
+
+/// A move that could not be played from a list, with its 1-based number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    /// 1-based position of the move in the list.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// Why it was rejected.
+    pub reason: String,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} ('{}'): {}", self.number, self.text, self.reason)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Plays `moves` (written in the game's notation) from `state`, checking each
+/// for syntax and legality, and returns the final state.
+pub fn play_moves<G: Notation, S: AsRef<str>>(
+    game: &G,
+    state: &G::State,
+    moves: &[S],
+) -> Result<G::State, MoveError> {
+    let mut s = state.clone();
+    let mut legal = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let text = text.as_ref().trim();
+        let err = |reason: String| MoveError {
+            number: i + 1,
+            text: text.to_string(),
+            reason,
+        };
+        if game.is_terminal(&s) {
+            return Err(err(format!(
+                "the game is already over in {}",
+                game.format_position(&s)
+            )));
+        }
+        let mv = game.parse_move(&s, text).map_err(|e| err(e.to_string()))?;
+        legal.clear();
+        game.legal_moves(&s, &mut legal);
+        if !legal.contains(&mv) {
+            let names: Vec<String> = legal.iter().map(|&m| game.format_move(&s, m)).collect();
+            return Err(err(format!(
+                "illegal in {}; legal moves: {}",
+                game.format_position(&s),
+                names.join(", ")
+            )));
+        }
+        s = game.play(&s, mv);
+    }
+    Ok(s)
+}

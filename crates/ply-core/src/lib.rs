@@ -1,0 +1,36 @@
+//! # ply-core
+//!
+//! Two-player zero-sum games as search problems, and the searches over them.
+//! A game implements [`Game`] once (whose turn, the legal moves, the result of
+//! a move, the terminal test, the utility); every search here is generic over
+//! it. This crate knows no game and does no I/O: the games live in
+//! `ply-games`, the command line in `ply-cli`.
+//!
+//! - [`score`]: players, and scores whose point of view is part of their type.
+//! - [`game`]: the [`Game`] and [`Notation`] traits.
+//! - [`search`]: minimax (the reference) and alpha-beta, and the one-call API
+//!   [`best_move`](search::best_move).
+//! - [`observe`]: the events a search emits; statistics and traces are observers.
+//! - [`explore`]: perft, position counts, leaf enumeration.
+//! - [`conformance`]: the generic test every game runs.
+
+pub mod conformance;
+pub mod explore;
+pub mod game;
+pub mod observe;
+pub mod score;
+pub mod search;
+
+pub use game::{Game, MoveError, Notation, ParseError, play_moves};
+pub use score::{MaxScore, MoverScore, Player, Window};
+
+/// The names most programs need: `use ply_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::game::{Game, MoveError, Notation, ParseError, play_moves};
+    pub use crate::observe::{NoObserver, Observer, Stats, Trace};
+    pub use crate::score::{MaxScore, MoverScore, Player, Window};
+    pub use crate::search::{
+        Algorithm, Analysis, Outcome, Report, SearchOptions, TieBreak, alphabeta, analyze,
+        best_move, minimax, solve,
+    };
+}

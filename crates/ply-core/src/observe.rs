@@ -1,0 +1,357 @@
+//! What a search emits as it runs, and the observers that listen.
+//!
+//! Every search reports the same small stream of events (enter a node, score
+//! a leaf, a child's value comes back, a cutoff, leave a node) to an observer
+//! type parameter. Statistics, the step-by-step trace and the tree picture are
+//! all observers of that one stream, so there is no second, "teaching" copy of
+//! any algorithm. With [`NoObserver`] every call is an empty inlined function
+//! and compiles away; the `search` benchmark measures that.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use crate::score::{MaxScore, Player, Window};
+
+/// Receives a search's events. Every method has an empty default, so an
+/// observer implements only what it needs.
+///
+/// `ply` is the distance from the root (the root is ply 0). `index` is the
+/// 0-based position of a child in the order the search tried its parent's
+/// moves; following indices from the root names a node. Windows and values
+/// are from MAX's view whatever the search does inside; searches without a
+/// window (minimax) pass `None`.
+#[allow(unused_variables)]
+pub trait Observer {
+    /// A node is entered: `index` is its place among its parent's children
+    /// (`None` for the root), `player` the one to move there.
+    #[inline(always)]
+    fn enter(&mut self, ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {}
+
+    /// The node just entered is a leaf, scored `value`: by utility when
+    /// `terminal`, else by the evaluation at the depth limit.
+    #[inline(always)]
+    fn leaf(&mut self, ply: u32, value: MaxScore, terminal: bool) {}
+
+    /// The child `index` of the node at `ply` returned `child`; the node's
+    /// value so far is `best` and its window is now `window`.
+    #[inline(always)]
+    fn child_value(
+        &mut self,
+        ply: u32,
+        index: usize,
+        child: MaxScore,
+        best: MaxScore,
+        window: Option<Window>,
+    ) {
+    }
+
+    /// The node at `ply` stops after child `index`: `remaining` children are pruned.
+    #[inline(always)]
+    fn cutoff(&mut self, ply: u32, index: usize, remaining: usize) {}
+
+    /// The node at `ply` returns `value` to its parent.
+    #[inline(always)]
+    fn exit(&mut self, ply: u32, value: MaxScore) {}
+}
+
+/// The observer that observes nothing: the search at full speed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// Two observers listening to one search, e.g. `(Stats, Trace)`.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    #[inline(always)]
+    fn enter(&mut self, ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
+        self.0.enter(ply, index, player, window);
+        self.1.enter(ply, index, player, window);
+    }
+    #[inline(always)]
+    fn leaf(&mut self, ply: u32, value: MaxScore, terminal: bool) {
+        self.0.leaf(ply, value, terminal);
+        self.1.leaf(ply, value, terminal);
+    }
+    #[inline(always)]
+    fn child_value(
+        &mut self,
+        ply: u32,
+        index: usize,
+        child: MaxScore,
+        best: MaxScore,
+        window: Option<Window>,
+    ) {
+        self.0.child_value(ply, index, child, best, window);
+        self.1.child_value(ply, index, child, best, window);
+    }
+    #[inline(always)]
+    fn cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
+        self.0.cutoff(ply, index, remaining);
+        self.1.cutoff(ply, index, remaining);
+    }
+    #[inline(always)]
+    fn exit(&mut self, ply: u32, value: MaxScore) {
+        self.0.exit(ply, value);
+        self.1.exit(ply, value);
+    }
+}
+
+impl<O: Observer + ?Sized> Observer for &mut O {
+    #[inline(always)]
+    fn enter(&mut self, ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
+        (**self).enter(ply, index, player, window);
+    }
+    #[inline(always)]
+    fn leaf(&mut self, ply: u32, value: MaxScore, terminal: bool) {
+        (**self).leaf(ply, value, terminal);
+    }
+    #[inline(always)]
+    fn child_value(
+        &mut self,
+        ply: u32,
+        index: usize,
+        child: MaxScore,
+        best: MaxScore,
+        window: Option<Window>,
+    ) {
+        (**self).child_value(ply, index, child, best, window);
+    }
+    #[inline(always)]
+    fn cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
+        (**self).cutoff(ply, index, remaining);
+    }
+    #[inline(always)]
+    fn exit(&mut self, ply: u32, value: MaxScore) {
+        (**self).exit(ply, value);
+    }
+}
+
+/// Counts of what a search did. A node is a position the search visits, the
+/// root and terminal positions included; a leaf is a node scored by utility
+/// or evaluation; a cutoff is a node that stopped before trying all its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions visited, root and terminals included.
+    pub nodes: u64,
+    /// Positions scored by utility or evaluation.
+    pub leaves: u64,
+    /// Nodes that returned before trying all their moves.
+    pub cutoffs: u64,
+    /// The deepest ply visited (the root is 0).
+    pub max_ply: u32,
+}
+
+impl Observer for Stats {
+    #[inline(always)]
+    fn enter(&mut self, ply: u32, _: Option<usize>, _: Player, _: Option<Window>) {
+        self.nodes += 1;
+        self.max_ply = self.max_ply.max(ply);
+    }
+    #[inline(always)]
+    fn leaf(&mut self, _: u32, _: MaxScore, _: bool) {
+        self.leaves += 1;
+    }
+    #[inline(always)]
+    fn cutoff(&mut self, _: u32, _: usize, _: usize) {
+        self.cutoffs += 1;
+    }
+}
+
+/// Names a node by the 1-based indices of the children on its path from the
+/// root, joined by dots: `"2.3"` is the third child of the second child. The
+/// root is `""`.
+pub fn path_name(path: &[usize]) -> String {
+    let mut s = String::new();
+    for (i, p) in path.iter().enumerate() {
+        if i > 0 {
+            s.push('.');
+        }
+        let _ = write!(s, "{}", p + 1);
+    }
+    s
+}
+
+/// What happened at one step of a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// A node is entered with its window.
+    Enter,
+    /// A leaf is scored (by utility, or by evaluation at the depth limit).
+    Leaf,
+    /// A child's value came back and the node's value so far is updated.
+    Update,
+    /// The node stops: its remaining children are pruned.
+    Cutoff,
+    /// The node returns its value.
+    Return,
+}
+
+impl StepKind {
+    /// The word a trace table prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            StepKind::Enter => "enter",
+            StepKind::Leaf => "leaf",
+            StepKind::Update => "update",
+            StepKind::Cutoff => "cutoff",
+            StepKind::Return => "return",
+        }
+    }
+}
+
+/// One row of a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// What happened.
+    pub kind: StepKind,
+    /// The node it happened at, as a [`path_name`].
+    pub path: String,
+    /// The player to move at that node.
+    pub player: Player,
+    /// The node's window after the step (MAX's view), if the search has one.
+    pub window: Option<Window>,
+    /// The node's value so far (its returned value on `Return` and `Leaf`).
+    pub value: MaxScore,
+    /// For `Update`: the child's path and value. For `Cutoff`: how many
+    /// children were pruned.
+    pub child: Option<(String, MaxScore)>,
+    /// For `Cutoff`: the number of children left untried.
+    pub pruned: usize,
+}
+
+struct Frame {
+    player: Player,
+    path_len: usize,
+    window: Option<Window>,
+    best: MaxScore,
+}
+
+/// Records a search step by step: the rows of a trace table, the leaves
+/// evaluated in order, and the value every visited node returned (which a
+/// tree picture draws). Meant for small trees: it allocates on every event.
+#[derive(Default)]
+pub struct Trace {
+    /// Every step, in order.
+    pub steps: Vec<Step>,
+    /// The paths of the leaves scored, in the order they were scored.
+    pub evaluated: Vec<String>,
+    /// The value each visited node returned, by path.
+    pub values: HashMap<String, MaxScore>,
+    path: Vec<usize>,
+    frames: Vec<Frame>,
+}
+
+impl Trace {
+    /// An empty trace.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn current(&self) -> String {
+        path_name(&self.path)
+    }
+}
+
+impl Observer for Trace {
+    fn enter(&mut self, _ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
+        if let Some(i) = index {
+            self.path.push(i);
+        }
+        let best = MaxScore::worst_for(player);
+        self.frames.push(Frame {
+            player,
+            path_len: self.path.len(),
+            window,
+            best,
+        });
+        self.steps.push(Step {
+            kind: StepKind::Enter,
+            path: self.current(),
+            player,
+            window,
+            value: best,
+            child: None,
+            pruned: 0,
+        });
+    }
+
+    fn leaf(&mut self, _ply: u32, value: MaxScore, _terminal: bool) {
+        // A leaf's enter row becomes its leaf row: one line per leaf.
+        if let Some(last) = self.steps.last_mut() {
+            last.kind = StepKind::Leaf;
+            last.value = value;
+        }
+        if let Some(f) = self.frames.last_mut() {
+            f.best = value;
+        }
+        self.evaluated.push(self.current());
+    }
+
+    fn child_value(
+        &mut self,
+        _ply: u32,
+        index: usize,
+        child: MaxScore,
+        best: MaxScore,
+        window: Option<Window>,
+    ) {
+        let Some(f) = self.frames.last_mut() else {
+            return;
+        };
+        f.best = best;
+        f.window = window;
+        let player = f.player;
+        let mut child_path = self.path.clone();
+        child_path.push(index);
+        self.steps.push(Step {
+            kind: StepKind::Update,
+            path: self.current(),
+            player,
+            window,
+            value: best,
+            child: Some((path_name(&child_path), child)),
+            pruned: 0,
+        });
+    }
+
+    fn cutoff(&mut self, _ply: u32, _index: usize, remaining: usize) {
+        let Some(f) = self.frames.last() else {
+            return;
+        };
+        let step = Step {
+            kind: StepKind::Cutoff,
+            path: self.current(),
+            player: f.player,
+            window: f.window,
+            value: f.best,
+            child: None,
+            pruned: remaining,
+        };
+        self.steps.push(step);
+    }
+
+    fn exit(&mut self, _ply: u32, value: MaxScore) {
+        let Some(f) = self.frames.pop() else {
+            return;
+        };
+        let path = self.current();
+        self.values.insert(path.clone(), value);
+        let was_leaf = self
+            .steps
+            .last()
+            .is_some_and(|s| s.kind == StepKind::Leaf && s.path == path);
+        if !was_leaf {
+            self.steps.push(Step {
+                kind: StepKind::Return,
+                path,
+                player: f.player,
+                window: f.window,
+                value,
+                child: None,
+                pruned: 0,
+            });
+        }
+        debug_assert_eq!(f.path_len, self.path.len());
+        self.path.pop();
+    }
+}

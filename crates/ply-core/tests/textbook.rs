@@ -1,0 +1,196 @@
+//! The numbers the textbooks and published references quote, exactly.
+
+use ply_core::explore::{count_positions, leaf_paths, perft};
+use ply_core::observe::path_name;
+use ply_core::prelude::*;
+use ply_games::coins::CoinsState;
+use ply_games::{Coins, TicTacToe, Tree};
+
+#[test]
+fn empty_tictactoe_minimax_visits_every_node() {
+    let g = TicTacToe::classic();
+    let r = solve(
+        &g,
+        &g.initial_state(),
+        Algorithm::Minimax,
+        &SearchOptions::exact(),
+    );
+    assert_eq!(r.outcome.value, MaxScore(0));
+    assert_eq!(r.stats.nodes, 549_946);
+    assert_eq!(r.stats.leaves, 255_168);
+    assert_eq!(r.stats.cutoffs, 0);
+    assert_eq!(r.stats.max_ply, 9);
+    // A draw under best play: the principal variation fills the board.
+    assert_eq!(r.outcome.pv.len(), 9);
+}
+
+#[test]
+fn empty_tictactoe_alphabeta_in_square_order() {
+    let g = TicTacToe::classic();
+    let r = solve(
+        &g,
+        &g.initial_state(),
+        Algorithm::AlphaBeta,
+        &SearchOptions::exact(),
+    );
+    assert_eq!(r.outcome.value, MaxScore(0));
+    assert_eq!(r.stats.nodes, 18_297);
+    assert_eq!(r.outcome.best_move, Some(0));
+}
+
+#[test]
+fn tictactoe_position_count() {
+    let g = TicTacToe::classic();
+    let c = count_positions(&g, &g.initial_state());
+    assert_eq!((c.positions, c.terminal), (5_478, 958));
+    // Leaves of the full game tree = number of distinct games = 255,168.
+    assert_eq!(leaf_paths(&g, &g.initial_state(), None).len(), 255_168);
+    assert_eq!(perft(&g, &g.initial_state(), 9), 127_872);
+}
+
+#[test]
+fn fork_position_analysis() {
+    let g = TicTacToe::classic();
+    let s = g.parse_position("XO.X..O..").unwrap();
+    for algo in Algorithm::ALL {
+        let a = analyze(&g, &s, algo, &SearchOptions::exact());
+        let values: Vec<(u8, i32)> = a.moves.iter().map(|&(m, v)| (m, v.0)).collect();
+        assert_eq!(
+            values,
+            vec![(4, 1), (7, 0), (2, -1), (5, -1), (8, -1)],
+            "{algo:?}"
+        );
+    }
+    let out = alphabeta(&g, &s, &SearchOptions::exact(), &mut NoObserver);
+    assert_eq!((out.value, out.best_move), (MaxScore(1), Some(4)));
+}
+
+#[test]
+fn coins() {
+    let g = Coins::new(&[1, 2]).unwrap();
+    let at = |coins| CoinsState {
+        coins,
+        to_move: Player::Max,
+    };
+    let out = alphabeta(&g, &at(4), &SearchOptions::exact(), &mut NoObserver);
+    assert_eq!((out.value, out.best_move), (MaxScore(1), Some(1)));
+    for n in [3, 6, 9, 12] {
+        for algo in Algorithm::ALL {
+            let r = solve(&g, &at(n), algo, &SearchOptions::exact());
+            assert_eq!(r.outcome.value, MaxScore(-1), "{n} coins, {algo:?}");
+        }
+    }
+}
+
+/// Runs a traced alpha-beta on a tree; returns (value, evaluated, pruned).
+fn trace(tree: &str) -> (i32, Vec<String>, Vec<String>) {
+    let s = Tree.parse_position(tree).unwrap();
+    let mut t = Trace::new();
+    let out = alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t);
+    let pruned = leaf_paths(&Tree, &s, None)
+        .iter()
+        .map(|p| path_name(p))
+        .filter(|p| !t.evaluated.contains(p))
+        .collect();
+    (out.value.0, t.evaluated, pruned)
+}
+
+#[test]
+fn alphabeta_traces_on_textbook_trees() {
+    assert_eq!(trace("((4 6) (3 9) (5 1))").2, ["2.2"]);
+    assert_eq!(trace("((4 6) (3 9) (5 1))").0, 4);
+    let (v, _, pruned) = trace("((3 5 7) (2 9 1))");
+    assert_eq!((v, pruned), (3, vec!["2.2".to_string(), "2.3".to_string()]));
+    let (v, evaluated, pruned) = trace("((4 6 9) (2 7 8) (5 3 9))");
+    assert_eq!((v, evaluated.len()), (4, 6));
+    assert_eq!(pruned, ["2.2", "2.3", "3.3"]);
+    let (v, _, pruned) = trace("((3 12 8) (2 4 6) (14 5 2))");
+    assert_eq!((v, pruned), (3, vec!["2.2".to_string(), "2.3".to_string()]));
+}
+
+#[test]
+fn trace_steps_show_the_window() {
+    let s = Tree.parse_position("((3 5 7) (2 9 1))").unwrap();
+    let mut t = Trace::new();
+    alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t);
+    // Entering the second MIN node, MAX is already assured 3.
+    let enter = t.steps.iter().find(|s| s.path == "2").unwrap();
+    assert_eq!(enter.player, Player::Min);
+    assert_eq!(
+        enter.window,
+        Some(Window {
+            alpha: MaxScore(3),
+            beta: MaxScore::INF
+        })
+    );
+    let cut = t
+        .steps
+        .iter()
+        .find(|s| s.kind == ply_core::observe::StepKind::Cutoff)
+        .unwrap();
+    assert_eq!(
+        (cut.path.as_str(), cut.pruned, cut.value),
+        ("2", 2, MaxScore(2))
+    );
+    assert_eq!(t.values[""], MaxScore(3));
+}
+
+#[test]
+fn random_tie_break_is_seeded_and_among_the_best() {
+    let g = TicTacToe::classic();
+    let s = g.initial_state();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let opts = SearchOptions {
+            depth: None,
+            tie_break: TieBreak::Random(seed),
+        };
+        let a = alphabeta(&g, &s, &opts, &mut NoObserver);
+        let m = minimax(&g, &s, &opts, &mut NoObserver);
+        assert_eq!(a.value, MaxScore(0));
+        assert_eq!(
+            a,
+            alphabeta(&g, &s, &opts, &mut NoObserver),
+            "same seed, same answer"
+        );
+        // Every first move draws in tic-tac-toe, so all nine are candidates.
+        seen.insert(a.best_move.unwrap());
+        assert_eq!(m.value, MaxScore(0));
+        assert_eq!(m.pv.first(), m.best_move.as_ref());
+    }
+    assert!(seen.len() > 3, "random tie-break should spread: {seen:?}");
+    // On the fork position only square 4 wins, whatever the seed.
+    let f = g.parse_position("XO.X..O..").unwrap();
+    for seed in 0..10 {
+        let opts = SearchOptions {
+            depth: None,
+            tie_break: TieBreak::Random(seed),
+        };
+        assert_eq!(alphabeta(&g, &f, &opts, &mut NoObserver).best_move, Some(4));
+    }
+}
+
+#[test]
+fn depth_limited_uses_the_evaluation() {
+    let g = TicTacToe::classic();
+    let s = g.initial_state();
+    for d in 0..=4 {
+        let opts = SearchOptions::depth(d);
+        let (mut sm, mut sa) = (Stats::default(), Stats::default());
+        let m = minimax(&g, &s, &opts, &mut sm);
+        let a = alphabeta(&g, &s, &opts, &mut sa);
+        assert_eq!(m.value, a.value, "depth {d}");
+        assert!(sa.nodes <= sm.nodes);
+        assert_eq!(sm.max_ply, d);
+        // Full-width to depth d: 1 + 9 + 9*8 + ... nodes (no game ends before ply 5).
+        let expected: u64 = (0..=d)
+            .map(|i| (0..i).map(|j| 9 - j as u64).product::<u64>())
+            .sum();
+        assert_eq!(sm.nodes, expected);
+    }
+    // Depth 1: the centre has the most open lines.
+    assert_eq!(
+        alphabeta(&g, &s, &SearchOptions::depth(1), &mut NoObserver).best_move,
+        Some(4)
+    );
+}

@@ -1,0 +1,301 @@
+//! The coin game: N coins on the table, a move takes k coins for some k in a
+//! set S, and whoever takes the last coin wins (a player who cannot move
+//! loses). Small enough to solve by hand, so it is the first test of any search.
+//!
+//! Position notation: the number of coins left, then `/max` or `/min` for the
+//! player to move (`4` is `4/max`). A move is the number of coins taken.
+
+use std::fmt::Write as _;
+
+use ply_core::{Game, MaxScore, Notation, ParseError, Player};
+
+use crate::params::{Params, SetupError};
+
+/// The coin game with its set of allowed takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coins {
+    take: Vec<u32>,
+    start: u32,
+}
+
+/// A coin position: coins left and who takes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CoinsState {
+    /// Coins on the table.
+    pub coins: u32,
+    /// Who takes next.
+    pub to_move: Player,
+}
+
+impl Coins {
+    /// The default start: 4 coins.
+    pub const DEFAULT_COINS: u32 = 4;
+
+    /// A coin game where a move takes any count in `take`; rejects an empty
+    /// set and takes of 0 (a game where a player may pass forever never ends).
+    pub fn new(take: &[u32]) -> Result<Self, SetupError> {
+        let mut t = take.to_vec();
+        t.sort_unstable();
+        t.dedup();
+        if t.is_empty() {
+            return Err(SetupError(
+                "take: give at least one number of coins, e.g. take=1,2".into(),
+            ));
+        }
+        if t[0] == 0 {
+            return Err(SetupError(
+                "take=0 is not allowed: every move must take at least one coin, or the game could go on forever".into(),
+            ));
+        }
+        Ok(Coins {
+            take: t,
+            start: Self::DEFAULT_COINS,
+        })
+    }
+
+    /// Reads the `take` parameter (default `1,2`).
+    pub fn from_params(params: &Params) -> Result<Self, SetupError> {
+        params.check_known("coins", &["take"])?;
+        let Some(text) = params.get("take") else {
+            return Coins::new(&[1, 2]);
+        };
+        let mut take = Vec::new();
+        for part in text.split(',') {
+            let part = part.trim();
+            match part.parse::<i64>() {
+                Ok(n) if n < 0 => {
+                    return Err(SetupError(format!(
+                        "take: {n} is negative; a move takes a positive number of coins"
+                    )));
+                }
+                Ok(n) if n > i64::from(u32::MAX) => {
+                    return Err(SetupError(format!("take: {n} is too large")));
+                }
+                Ok(n) => take.push(n as u32),
+                Err(_) => {
+                    return Err(SetupError(format!(
+                        "take: '{part}' is not a number; write a list like take=1,2,3"
+                    )));
+                }
+            }
+        }
+        Coins::new(&take)
+    }
+
+    /// The allowed takes, ascending.
+    pub fn takes(&self) -> &[u32] {
+        &self.take
+    }
+
+    fn takes_text(&self) -> String {
+        let mut s = String::new();
+        for (i, t) in self.take.iter().enumerate() {
+            if i > 0 {
+                s.push_str(if i + 1 == self.take.len() {
+                    " or "
+                } else {
+                    ", "
+                });
+            }
+            let _ = write!(s, "{t}");
+        }
+        s
+    }
+}
+
+impl Game for Coins {
+    type State = CoinsState;
+    type Move = u32;
+
+    fn initial_state(&self) -> CoinsState {
+        CoinsState {
+            coins: self.start,
+            to_move: Player::Max,
+        }
+    }
+
+    fn to_move(&self, s: &CoinsState) -> Player {
+        s.to_move
+    }
+
+    fn legal_moves(&self, s: &CoinsState, moves: &mut Vec<u32>) {
+        moves.extend(self.take.iter().copied().filter(|&t| t <= s.coins));
+    }
+
+    fn play(&self, s: &CoinsState, mv: u32) -> CoinsState {
+        CoinsState {
+            coins: s.coins - mv,
+            to_move: s.to_move.opponent(),
+        }
+    }
+
+    fn is_terminal(&self, s: &CoinsState) -> bool {
+        s.coins < self.take[0]
+    }
+
+    /// The player to move at the end cannot move: the other took the last coin (or
+    /// left too few to take), and wins.
+    fn utility(&self, s: &CoinsState) -> MaxScore {
+        MaxScore(-s.to_move.sign())
+    }
+}
+
+fn parse_count(text: &str, column: usize, what: &str) -> Result<u32, ParseError> {
+    if text.is_empty() {
+        return Err(ParseError::at(column, format!("expected {what}")));
+    }
+    if let Some(rest) = text.strip_prefix('-') {
+        if rest.chars().all(|c| c.is_ascii_digit()) && !rest.is_empty() {
+            return Err(ParseError::at(
+                column,
+                format!("{what} cannot be negative, found {text}"),
+            ));
+        }
+    }
+    if let Some((i, c)) = text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        return Err(ParseError::at(
+            column + text[..i].chars().count(),
+            format!("expected {what}, found '{c}'"),
+        ));
+    }
+    text.parse::<u32>()
+        .map_err(|_| ParseError::at(column, format!("{what} {text} is too large")))
+}
+
+impl Notation for Coins {
+    fn parse_position(&self, text: &str) -> Result<CoinsState, ParseError> {
+        let (count, side) = match text.split_once('/') {
+            Some((c, s)) => (c, Some(s)),
+            None => (text, None),
+        };
+        let coins = parse_count(count.trim(), 1, "a number of coins")?;
+        let to_move = match side.map(|s| s.trim().to_ascii_lowercase()) {
+            None => Player::Max,
+            Some(s) if s == "max" => Player::Max,
+            Some(s) if s == "min" => Player::Min,
+            Some(s) => {
+                return Err(ParseError::at(
+                    count.chars().count() + 2,
+                    format!("expected 'max' or 'min' after '/', found '{s}'"),
+                ));
+            }
+        };
+        Ok(CoinsState { coins, to_move })
+    }
+
+    fn format_position(&self, s: &CoinsState) -> String {
+        match s.to_move {
+            Player::Max => s.coins.to_string(),
+            Player::Min => format!("{}/min", s.coins),
+        }
+    }
+
+    fn parse_move(&self, s: &CoinsState, text: &str) -> Result<u32, ParseError> {
+        let k = parse_count(text.trim(), 1, "a number of coins to take")?;
+        if !self.take.contains(&k) {
+            return Err(ParseError::new(format!(
+                "a move takes {} coins, not {k}",
+                self.takes_text()
+            )));
+        }
+        if k > s.coins {
+            return Err(ParseError::new(format!(
+                "cannot take {k}: only {} left",
+                s.coins
+            )));
+        }
+        Ok(k)
+    }
+
+    fn format_move(&self, _: &CoinsState, mv: u32) -> String {
+        mv.to_string()
+    }
+
+    fn draw(&self, s: &CoinsState) -> String {
+        let shown = s.coins.min(40) as usize;
+        let more = if s.coins > 40 { " ..." } else { "" };
+        format!(
+            "{}{} ({} coins, {} to take {})",
+            "o".repeat(shown),
+            more,
+            s.coins,
+            s.to_move,
+            self.takes_text()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::conformance;
+    use ply_core::prelude::*;
+
+    #[test]
+    fn conformance_kit() {
+        for take in [&[1, 2][..], &[1, 3, 4], &[2, 3]] {
+            let game = Coins::new(take).unwrap();
+            let starts = (0..15)
+                .map(|c| CoinsState {
+                    coins: c,
+                    to_move: Player::Max,
+                })
+                .collect();
+            let cfg = conformance::Config {
+                starts,
+                playouts: 20,
+                ..Default::default()
+            };
+            conformance::check(&game, &cfg).unwrap();
+        }
+    }
+
+    /// Brute force: a position is lost for the mover iff every take leads to a
+    /// won position for the opponent. Independent of the search code.
+    fn mover_wins(take: &[u32], coins: u32) -> bool {
+        let mut win = vec![false; coins as usize + 1];
+        for c in 0..=coins as usize {
+            win[c] = take
+                .iter()
+                .any(|&t| t as usize <= c && !win[c - t as usize]);
+        }
+        win[coins as usize]
+    }
+
+    #[test]
+    fn values_match_brute_force() {
+        for take in [&[1, 2][..], &[1, 3, 4], &[2, 5]] {
+            let game = Coins::new(take).unwrap();
+            for coins in 0..16 {
+                for to_move in [Player::Max, Player::Min] {
+                    let s = CoinsState { coins, to_move };
+                    let out = alphabeta(&game, &s, &SearchOptions::exact(), &mut NoObserver);
+                    let expect = if mover_wins(take, coins) { 1 } else { -1 };
+                    assert_eq!(
+                        out.value.for_player(to_move).0,
+                        expect,
+                        "take {take:?}, {s:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn notation_errors() {
+        let g = Coins::new(&[1, 2]).unwrap();
+        assert_eq!(g.parse_position("10/min").unwrap().coins, 10);
+        assert_eq!(g.parse_position("-3").unwrap_err().column, Some(1));
+        assert!(
+            g.parse_position("-3")
+                .unwrap_err()
+                .message
+                .contains("negative")
+        );
+        assert_eq!(g.parse_position("1x").unwrap_err().column, Some(2));
+        assert_eq!(g.parse_position("4/foo").unwrap_err().column, Some(3));
+        assert!(Coins::from_params(&Params::new().with("take", "0")).is_err());
+        assert!(Coins::from_params(&Params::new().with("take", "1,-2")).is_err());
+        assert!(Coins::from_params(&Params::new().with("size", "3")).is_err());
+    }
+}

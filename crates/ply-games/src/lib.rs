@@ -1,0 +1,135 @@
+//! # ply-games
+//!
+//! The games that exercise ply, one module each, each with its own position
+//! and move notation. No search code lives here: a game states its rules
+//! through [`ply_core::Game`] and gets every search for free.
+//!
+//! [`GAMES`] describes them for listings; [`visit`] builds one by name from
+//! `key=value` parameters and hands it, fully typed, to generic code.
+
+pub mod coins;
+pub mod params;
+pub mod tictactoe;
+pub mod tree;
+
+pub use coins::Coins;
+pub use params::{Params, SetupError};
+pub use tictactoe::TicTacToe;
+pub use tree::Tree;
+
+use ply_core::Notation;
+
+/// A parameter a game takes.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    /// Its name in `--param name=value`.
+    pub name: &'static str,
+    /// Its default, as text.
+    pub default: &'static str,
+    /// What it means.
+    pub meaning: &'static str,
+}
+
+/// What `ply list` says about a game.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// Its name on the command line.
+    pub name: &'static str,
+    /// One line on the rules.
+    pub rules: &'static str,
+    /// Its parameters.
+    pub params: &'static [ParamInfo],
+    /// How positions are written.
+    pub positions: &'static str,
+    /// How moves are written.
+    pub moves: &'static str,
+    /// The start position, as written.
+    pub default_position: &'static str,
+}
+
+/// Every game, in the order `ply list` shows them.
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "coins",
+        rules: "N coins on the table; a move takes k coins for k in a set; whoever takes the last coin wins (a player who cannot move loses)",
+        params: &[ParamInfo {
+            name: "take",
+            default: "1,2",
+            meaning: "the numbers of coins a move may take, comma-separated, each at least 1",
+        }],
+        positions: "the number of coins left, optionally /max or /min for the player to move (4 = 4/max)",
+        moves: "the number of coins taken",
+        default_position: "4",
+    },
+    GameInfo {
+        name: "tictactoe",
+        rules: "the m,n,k-game: m rows, n columns, the first to get k in a row (across, down, diagonally) wins; X moves first",
+        params: &[
+            ParamInfo {
+                name: "m",
+                default: "3",
+                meaning: "rows",
+            },
+            ParamInfo {
+                name: "n",
+                default: "3",
+                meaning: "columns",
+            },
+            ParamInfo {
+                name: "k",
+                default: "3",
+                meaning: "stones in a row to win",
+            },
+        ],
+        positions: "the squares row by row as X, O or '.', e.g. XO.X..O..; rows separated by '/' on boards other than 3x3; the player to move follows from the counts",
+        moves: "a square number, 0 (top-left) to m*n-1, row by row",
+        default_position: ".........",
+    },
+    GameInfo {
+        name: "tree",
+        rules: "an explicit game tree with integer leaves; the root is MAX and levels alternate",
+        params: &[],
+        positions: "nested parentheses with integer leaves, e.g. ((3 5 7) (2 9 1)); append /min to give the root to MIN",
+        moves: "a 1-based child index; a node is named by its path from the root, e.g. 2.3",
+        default_position: tree::DEFAULT_TREE,
+    },
+];
+
+/// Generic code that wants a game by name: [`visit`] builds the game and
+/// calls [`GameVisitor::visit`] with its concrete type, so the code runs
+/// monomorphised for that game.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the game `name` names.
+    fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> Self::Output;
+}
+
+/// The game information for `name`, or an error listing the games there are.
+pub fn info(name: &str) -> Result<&'static GameInfo, SetupError> {
+    GAMES.iter().find(|g| g.name == name).ok_or_else(|| {
+        let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+        SetupError(format!(
+            "unknown game '{name}'; the games are: {} (see `ply list`)",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Builds the game `name` with `params` and runs `visitor` on it.
+pub fn visit<V: GameVisitor>(
+    name: &str,
+    params: &Params,
+    visitor: V,
+) -> Result<V::Output, SetupError> {
+    let info = info(name)?;
+    Ok(match name {
+        "coins" => visitor.visit(Coins::from_params(params)?, info),
+        "tictactoe" => visitor.visit(TicTacToe::from_params(params)?, info),
+        "tree" => {
+            params.check_known("tree", &[])?;
+            visitor.visit(Tree, info)
+        }
+        _ => unreachable!("every game in GAMES is built here"),
+    })
+}
