@@ -168,6 +168,17 @@ pub trait Notation: Game {
     fn draw(&self, state: &Self::State) -> String {
         self.format_position(state)
     }
+
+    /// A picture of the position with a short note on each of some moves
+    /// (a value, a visit count), where the game can place notes on its board:
+    /// tic-tac-toe writes them in the empty squares. `None` if it cannot.
+    fn draw_annotated(
+        &self,
+        _state: &Self::State,
+        _notes: &[(Self::Move, String)],
+    ) -> Option<String> {
+        None
+    }
 }
 
 /// A move that could not be played from a list, with its 1-based number.

@@ -355,3 +355,80 @@ impl Observer for Trace {
         self.path.pop();
     }
 }
+
+/// Draws the tree below `state` as Graphviz DOT, with the values a traced
+/// search returned at the nodes it visited. Nodes and edges it never visited
+/// (pruned) are drawn dashed and grey, leaves with their utility in grey.
+/// MAX nodes are triangles pointing up, MIN nodes pointing down, leaves boxes.
+/// Walks the whole tree: for the small trees a learner traces.
+pub fn tree_dot<G: crate::game::Game>(game: &G, state: &G::State, trace: &Trace) -> String {
+    fn id(path: &[usize]) -> String {
+        if path.is_empty() {
+            "root".to_string()
+        } else {
+            format!("n{}", path_name(path).replace('.', "_"))
+        }
+    }
+    fn rec<G: crate::game::Game>(
+        game: &G,
+        state: &G::State,
+        trace: &Trace,
+        path: &mut Vec<usize>,
+        out: &mut String,
+    ) {
+        let name = path_name(path);
+        let visited = trace.values.get(&name).copied();
+        let terminal = game.is_terminal(state);
+        let shape = if terminal {
+            "box"
+        } else {
+            match game.to_move(state) {
+                Player::Max => "triangle",
+                Player::Min => "invtriangle",
+            }
+        };
+        let label = match (visited, terminal) {
+            (Some(v), _) => v.to_string(),
+            (None, true) => game.utility(state).to_string(),
+            (None, false) => String::new(),
+        };
+        let style = if visited.is_some() {
+            String::new()
+        } else {
+            ", style=dashed, color=grey, fontcolor=grey".to_string()
+        };
+        let tip = if name.is_empty() {
+            "root".to_string()
+        } else {
+            name
+        };
+        let _ = writeln!(
+            out,
+            "  {} [shape={shape}, label=\"{label}\", tooltip=\"{tip}\"{style}];",
+            id(path)
+        );
+        let mut moves = Vec::new();
+        if !terminal {
+            game.legal_moves(state, &mut moves);
+        }
+        for (i, &m) in moves.iter().enumerate() {
+            path.push(i);
+            let child_visited = trace.values.contains_key(&path_name(path));
+            let edge_style = if child_visited {
+                String::new()
+            } else {
+                " [style=dashed, color=grey]".to_string()
+            };
+            let parent = id(&path[..path.len() - 1]);
+            let _ = writeln!(out, "  {parent} -> {}{edge_style};", id(path));
+            rec(game, &game.play(state, m), trace, path, out);
+            path.pop();
+        }
+    }
+    let mut out = String::from(
+        "digraph search {\n  node [fontname=\"Helvetica\"];\n  edge [arrowhead=none];\n",
+    );
+    rec(game, state, trace, &mut Vec::new(), &mut out);
+    out.push_str("}\n");
+    out
+}

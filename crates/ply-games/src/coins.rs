@@ -144,13 +144,14 @@ fn parse_count(text: &str, column: usize, what: &str) -> Result<u32, ParseError>
     if text.is_empty() {
         return Err(ParseError::at(column, format!("expected {what}")));
     }
-    if let Some(rest) = text.strip_prefix('-') {
-        if rest.chars().all(|c| c.is_ascii_digit()) && !rest.is_empty() {
-            return Err(ParseError::at(
-                column,
-                format!("{what} cannot be negative, found {text}"),
-            ));
-        }
+    if let Some(rest) = text.strip_prefix('-')
+        && !rest.is_empty()
+        && rest.chars().all(|c| c.is_ascii_digit())
+    {
+        return Err(ParseError::at(
+            column,
+            format!("{what} cannot be negative, found {text}"),
+        ));
     }
     if let Some((i, c)) = text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         return Err(ParseError::at(

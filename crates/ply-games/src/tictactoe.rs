@@ -129,7 +129,7 @@ impl TicTacToe {
     }
 
     fn has_line(&self, stones: u64) -> bool {
-        self.lines.iter().any(|&l| stones & l == l)
+        self.lines.iter().any(|&l| l & !stones == 0)
     }
 
     /// The status of a board from its stones alone.
@@ -304,7 +304,7 @@ impl Game for TicTacToe {
             next.o |= bit;
             (next.o, Status::OWins)
         };
-        if self.through[mv as usize].iter().any(|&l| stones & l == l) {
+        if self.through[mv as usize].iter().any(|&l| l & !stones == 0) {
             next.status = win;
         } else if next.x | next.o == self.full {
             next.status = Status::Draw;
@@ -457,6 +457,14 @@ impl Notation for TicTacToe {
 
     fn draw(&self, b: &Board) -> String {
         self.draw_labelled(b, &[])
+    }
+
+    fn draw_annotated(&self, b: &Board, notes: &[(u8, String)]) -> Option<String> {
+        let mut labels = vec![None; self.squares() as usize];
+        for (sq, note) in notes {
+            labels[*sq as usize] = Some(note.clone());
+        }
+        Some(self.draw_labelled(b, &labels))
     }
 }
 

@@ -163,24 +163,28 @@ pub fn solve<G: Game>(
 ///
 /// ```
 /// use ply_core::prelude::*;
-/// # struct Count21; // a toy: say 1 or 2, whoever reaches 3 wins
-/// # impl Game for Count21 {
-/// #     type State = (u8, bool);
-/// #     type Move = u8;
-/// #     fn initial_state(&self) -> (u8, bool) { (0, true) }
-/// #     fn to_move(&self, s: &(u8, bool)) -> Player { if s.1 { Player::Max } else { Player::Min } }
-/// #     fn legal_moves(&self, s: &(u8, bool), out: &mut Vec<u8>) {
-/// #         if s.0 < 3 { out.extend((1..=2).filter(|k| s.0 + k <= 3)) }
-/// #     }
-/// #     fn play(&self, s: &(u8, bool), m: u8) -> (u8, bool) { (s.0 + m, !s.1) }
-/// #     fn is_terminal(&self, s: &(u8, bool)) -> bool { s.0 == 3 }
-/// #     fn utility(&self, s: &(u8, bool)) -> MaxScore { MaxScore(if s.1 { -1 } else { 1 }) }
-/// # }
-/// let game = Count21;
-/// // From 0, saying 1 leaves the opponent at 1, who cannot reach 3 in one step... but 2 can;
-/// // the first player wins by saying... let the search tell:
-/// let mv = best_move(&game, &game.initial_state(), &SearchOptions::exact());
-/// assert!(mv.is_some());
+///
+/// /// Race to 3: players alternately add 1 or 2; whoever reaches 3 wins.
+/// struct Race;
+/// impl Game for Race {
+///     type State = (u8, Player); // the total, and who is to move
+///     type Move = u8;
+///     fn initial_state(&self) -> (u8, Player) { (0, Player::Max) }
+///     fn to_move(&self, s: &(u8, Player)) -> Player { s.1 }
+///     fn legal_moves(&self, s: &(u8, Player), out: &mut Vec<u8>) {
+///         out.extend((1..=2).filter(|k| s.0 + k <= 3))
+///     }
+///     fn play(&self, s: &(u8, Player), k: u8) -> (u8, Player) { (s.0 + k, s.1.opponent()) }
+///     fn is_terminal(&self, s: &(u8, Player)) -> bool { s.0 == 3 }
+///     // The player to move at 3 did not reach it: the other one won.
+///     fn utility(&self, s: &(u8, Player)) -> MaxScore { MaxScore(-s.1.sign()) }
+/// }
+///
+/// // From 1, adding 2 reaches 3 at once.
+/// assert_eq!(best_move(&Race, &(1, Player::Max), &SearchOptions::exact()), Some(2));
+/// // From 0 the first player loses whatever it does: the value says so.
+/// let r = solve(&Race, &Race.initial_state(), Algorithm::AlphaBeta, &SearchOptions::exact());
+/// assert_eq!(r.outcome.value, MaxScore(-1));
 /// ```
 pub fn best_move<G: Game>(game: &G, state: &G::State, options: &SearchOptions) -> Option<G::Move> {
     alphabeta(game, state, options, &mut crate::observe::NoObserver).best_move

@@ -1,0 +1,101 @@
+//! Shared pieces of text and JSON output, and position set-up.
+
+use ply_core::observe::Stats;
+use ply_core::{MaxScore, Notation, play_moves};
+use ply_games::Params;
+use serde_json::{Value, json};
+
+use crate::CliError;
+use crate::args::GameArgs;
+
+/// Reads the `--param` list.
+pub fn params(args: &GameArgs) -> Result<Params, CliError> {
+    Ok(Params::parse(&args.params)?)
+}
+
+/// The position named by `--position` and `--moves`.
+pub fn setup<G: Notation>(game: &G, args: &GameArgs) -> Result<G::State, CliError> {
+    let start = match &args.position {
+        Some(text) => game.parse_position(text).map_err(|e| {
+            CliError::input(format!("invalid {} position '{text}': {e}", args.game))
+        })?,
+        None => game.initial_state(),
+    };
+    let moves: Vec<&str> = args
+        .moves
+        .iter()
+        .map(|m| m.trim())
+        .filter(|m| !m.is_empty())
+        .collect();
+    play_moves(game, &start, &moves).map_err(|e| CliError::input(format!("--moves: {e}")))
+}
+
+/// A score for people: signed, infinities spelled out.
+pub fn score_text(v: MaxScore) -> String {
+    if v.0 > 0 && !v.is_infinite() {
+        format!("+{}", v.0)
+    } else {
+        v.to_string()
+    }
+}
+
+/// A JSON score: an integer, or "+inf"/"-inf".
+pub fn score_json(v: MaxScore) -> Value {
+    if v.is_infinite() {
+        json!(v.to_string())
+    } else {
+        json!(v.0)
+    }
+}
+
+/// Writes a count with thousands separators.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The statistics object of the JSON output.
+pub fn stats_json(stats: &Stats, time: std::time::Duration) -> Value {
+    let secs = time.as_secs_f64();
+    json!({
+        "nodes": stats.nodes,
+        "leaves": stats.leaves,
+        "cutoffs": stats.cutoffs,
+        "depth": stats.max_ply,
+        "time_ms": (secs * 1e6).round() / 1e3,
+        "nodes_per_second": if secs > 0.0 { (stats.nodes as f64 / secs).round() } else { 0.0 },
+    })
+}
+
+/// One line of statistics for people.
+pub fn stats_text(stats: &Stats, time: std::time::Duration) -> String {
+    let secs = time.as_secs_f64();
+    let nps = if secs > 0.0 {
+        format!(", {:.2} M nodes/s", stats.nodes as f64 / secs / 1e6)
+    } else {
+        String::new()
+    };
+    format!(
+        "nodes {}, leaves {}, cutoffs {}, depth {}, time {:.3} ms{nps}",
+        thousands(stats.nodes),
+        thousands(stats.leaves),
+        thousands(stats.cutoffs),
+        stats.max_ply,
+        secs * 1e3
+    )
+}
+
+/// Prints JSON on stdout, pretty.
+pub fn print_json(v: &Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).expect("JSON values always serialise")
+    );
+}

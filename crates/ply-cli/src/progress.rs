@@ -1,0 +1,69 @@
+//! Progress on stderr for long searches, as an observer: every so many
+//! nodes it looks at the clock, and once a second it reports.
+
+use std::time::{Duration, Instant};
+
+use ply_core::observe::Observer;
+use ply_core::{Player, Window};
+
+use crate::output::thousands;
+
+/// Prints "nodes, nodes/s, deepest ply" to stderr about once a second once
+/// a search has run for a second. Quiet searches (the usual ones) print nothing.
+pub struct Progress {
+    start: Instant,
+    last: Instant,
+    nodes: u64,
+    max_ply: u32,
+    printed: bool,
+    enabled: bool,
+}
+
+const CHECK_EVERY: u64 = 1 << 18;
+const INTERVAL: Duration = Duration::from_secs(1);
+
+impl Progress {
+    /// A progress reporter for the search `label` names; `enabled` false
+    /// silences it (e.g. for tests that compare stderr).
+    pub fn new(enabled: bool) -> Self {
+        let now = Instant::now();
+        Progress {
+            start: now,
+            last: now,
+            nodes: 0,
+            max_ply: 0,
+            printed: false,
+            enabled,
+        }
+    }
+
+    /// Ends the progress line, if one was printed.
+    pub fn finish(&self) {
+        if self.printed {
+            eprintln!();
+        }
+    }
+}
+
+impl Observer for Progress {
+    #[inline]
+    fn enter(&mut self, ply: u32, _: Option<usize>, _: Player, _: Option<Window>) {
+        self.nodes += 1;
+        self.max_ply = self.max_ply.max(ply);
+        if self.enabled && self.nodes & (CHECK_EVERY - 1) == 0 {
+            let now = Instant::now();
+            if now - self.last >= INTERVAL {
+                self.last = now;
+                let secs = (now - self.start).as_secs_f64();
+                eprint!(
+                    "\rsearching: {} nodes, {:.2} M nodes/s, deepest ply {}, {:.0} s   ",
+                    thousands(self.nodes),
+                    self.nodes as f64 / secs / 1e6,
+                    self.max_ply,
+                    secs
+                );
+                self.printed = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The `ply` binary, driven as a user would, checked against the published numbers.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn ply() -> Command {
+    Command::cargo_bin("ply").unwrap()
+}
+
+/// Runs `ply args...`, expects success and JSON on stdout.
+fn json(args: &[&str]) -> Value {
+    let out = ply().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "ply {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+/// Runs `ply args...`, expects a clean failure; returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = ply().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "ply {args:?}: {err}");
+    assert!(err.starts_with("error: "), "ply {args:?}: {err}");
+    assert!(!err.contains("panicked"), "ply {args:?} panicked: {err}");
+    assert!(out.stdout.is_empty());
+    err
+}
+
+#[test]
+fn empty_tictactoe_published_counts() {
+    let m = json(&["solve", "tictactoe", "--algo", "minimax", "--json"]);
+    assert_eq!(m["value"], 0);
+    assert_eq!(m["stats"]["nodes"], 549_946);
+    assert_eq!(m["stats"]["leaves"], 255_168);
+    let a = json(&["solve", "tictactoe", "--algo", "alphabeta", "--json"]);
+    assert_eq!(a["value"], 0);
+    assert_eq!(a["stats"]["nodes"], 18_297);
+    assert_eq!(a["game"], "tictactoe");
+    assert_eq!(a["position"], ".........");
+    assert_eq!(a["pv"].as_array().unwrap().len(), 9);
+    assert_eq!(a["best_move"], a["pv"][0]);
+    for key in ["leaves", "cutoffs", "depth", "time_ms"] {
+        assert!(a["stats"].get(key).is_some(), "stats.{key}");
+    }
+    let c = json(&["count", "tictactoe", "--json"]);
+    assert_eq!(
+        (c["positions"].as_u64(), c["terminal"].as_u64()),
+        (Some(5_478), Some(958))
+    );
+}
+
+#[test]
+fn fork_position_analysis() {
+    let a = json(&["analyze", "tictactoe", "--position", "XO.X..O..", "--json"]);
+    let moves: Vec<(String, i64)> = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap().to_string(),
+                m["value"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let expect = [("4", 1), ("7", 0), ("2", -1), ("5", -1), ("8", -1)];
+    assert_eq!(moves, expect.map(|(m, v)| (m.to_string(), v)));
+    // The text form draws the board with the values in the empty squares.
+    let out = ply()
+        .args(["analyze", "tictactoe", "--position", "XO.X..O.."])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(" +1 "), "{text}");
+    assert!(text.lines().next().unwrap().contains('X'));
+}
+
+#[test]
+fn coins() {
+    let s = json(&["solve", "coins", "--position", "4", "--json"]);
+    assert_eq!(
+        (s["value"].as_i64(), s["best_move"].as_str()),
+        (Some(1), Some("1"))
+    );
+    for n in ["3", "6", "9", "12"] {
+        for algo in ["minimax", "alphabeta"] {
+            let s = json(&["solve", "coins", "--position", n, "--algo", algo, "--json"]);
+            assert_eq!(s["value"], -1, "{n} coins, {algo}");
+        }
+    }
+    let s = json(&[
+        "solve",
+        "coins",
+        "--position",
+        "10",
+        "--param",
+        "take=1,3,4",
+        "--json",
+    ]);
+    // With takes {1,3,4} the losing counts are 0, 2, 7, 9, 14, ... (mod 7 in {0, 2}).
+    assert_eq!(s["value"], 1);
+    let s = json(&[
+        "solve",
+        "coins",
+        "--position",
+        "9",
+        "--param",
+        "take=1,3,4",
+        "--json",
+    ]);
+    assert_eq!(s["value"], -1);
+}
+
+fn trace(tree: &str) -> (i64, usize, Vec<String>) {
+    let t = json(&["trace", tree, "--json"]);
+    let pruned = t["pruned"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    (
+        t["value"].as_i64().unwrap(),
+        t["evaluated"].as_array().unwrap().len(),
+        pruned,
+    )
+}
+
+#[test]
+fn traces_of_textbook_trees() {
+    assert_eq!(trace("((4 6) (3 9) (5 1))"), (4, 5, vec!["2.2".into()]));
+    assert_eq!(
+        trace("((3 5 7) (2 9 1))"),
+        (3, 4, vec!["2.2".into(), "2.3".into()])
+    );
+    assert_eq!(
+        trace("((4 6 9) (2 7 8) (5 3 9))"),
+        (4, 6, vec!["2.2".into(), "2.3".into(), "3.3".into()])
+    );
+    assert_eq!(
+        trace("((3 12 8) (2 4 6) (14 5 2))"),
+        (3, 7, vec!["2.2".into(), "2.3".into()])
+    );
+    // Inside a pruned subtree every leaf is listed.
+    let (_, _, pruned) = trace("((5 6) ((1 2) (9 9)))");
+    assert_eq!(pruned, ["2.2.1", "2.2.2"]);
+    // Minimax prunes nothing.
+    let t = json(&["trace", "((3 5 7) (2 9 1))", "--algo", "minimax", "--json"]);
+    assert_eq!(t["pruned"].as_array().unwrap().len(), 0);
+    assert_eq!(t["value"], 3);
+}
+
+#[test]
+fn trace_steps_and_dot() {
+    let t = json(&["trace", "((3 5 7) (2 9 1))", "--json"]);
+    let steps = t["steps"].as_array().unwrap();
+    let cut = steps.iter().find(|s| s["event"] == "cutoff").unwrap();
+    assert_eq!(cut["node"], "2");
+    assert_eq!(cut["alpha"], 3);
+    assert_eq!(cut["beta"], 2);
+    assert_eq!(cut["pruned_children"], 2);
+    assert_eq!(steps[0]["alpha"], "-inf");
+    let out = ply()
+        .args(["trace", "((3 5 7) (2 9 1))", "--dot"])
+        .output()
+        .unwrap();
+    let dot = String::from_utf8(out.stdout).unwrap();
+    assert!(dot.starts_with("digraph"));
+    assert_eq!(
+        dot.matches("style=dashed").count(),
+        4,
+        "two pruned leaves and their edges"
+    );
+}
+
+#[test]
+fn perft_and_list() {
+    let p = json(&["perft", "tictactoe", "--depth", "4", "--json"]);
+    assert_eq!(p["nodes"], 3_024);
+    let p = json(&["perft", "tictactoe", "--depth", "2", "--divide", "--json"]);
+    assert_eq!(p["nodes"], 72);
+    assert_eq!(p["divide"].as_array().unwrap().len(), 9);
+    let l = json(&["list", "--json"]);
+    let names: Vec<&str> = l["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["coins", "tictactoe", "tree"]);
+    assert_eq!(l["algorithms"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn mnk_boards_and_depth_limits() {
+    let s = json(&[
+        "solve",
+        "tictactoe",
+        "--param",
+        "m=4",
+        "--param",
+        "n=4",
+        "--param",
+        "k=3",
+        "--json",
+    ]);
+    // 4x4 with 3 in a row is a first-player win.
+    assert_eq!(s["value"], 1);
+    let d = json(&["solve", "tictactoe", "--depth", "2", "--json"]);
+    assert_eq!(d["stats"]["depth"], 2);
+    assert_eq!(d["depth_limit"], 2);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let e = fails(&["trace", "((1 2) (3"]);
+    assert!(e.contains("column") && e.contains("never closed"), "{e}");
+    let e = fails(&["trace", "((1 x) (3 4))"]);
+    assert!(e.contains("column 5"), "{e}");
+    let e = fails(&["trace", ""]);
+    assert!(e.contains("empty"), "{e}");
+    let e = fails(&["solve", "tictactoe", "--position", "XXXXXXXXX"]);
+    assert!(e.contains("impossible position"), "{e}");
+    let e = fails(&["solve", "tictactoe", "--position", "XO.X..O."]);
+    assert!(e.contains("expected 9 squares, found 8"), "{e}");
+    let e = fails(&["solve", "tictactoe", "--moves", "4,4"]);
+    assert!(e.contains("move 2") && e.contains("taken"), "{e}");
+    let e = fails(&["solve", "tictactoe", "--moves", "9"]);
+    assert!(e.contains("move 1") && e.contains("off the board"), "{e}");
+    let e = fails(&["solve", "nosuchgame"]);
+    assert!(
+        e.contains("unknown game 'nosuchgame'") && e.contains("tictactoe"),
+        "{e}"
+    );
+    let e = fails(&["solve", "coins", "--position", "-3"]);
+    assert!(e.contains("negative"), "{e}");
+    let e = fails(&["solve", "coins", "--param", "take=0"]);
+    assert!(e.contains("take=0"), "{e}");
+    let e = fails(&["solve", "coins", "--param", "color=red"]);
+    assert!(e.contains("unknown parameter"), "{e}");
+    let e = fails(&["solve", "tictactoe", "--param", "k=5"]);
+    assert!(e.contains("k=5"), "{e}");
+    let e = fails(&["perft", "tictactoe", "--depth", "2", "--param", "m"]);
+    assert!(e.contains("key=value"), "{e}");
+}
