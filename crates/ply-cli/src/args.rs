@@ -21,6 +21,10 @@ pub enum Command {
     Solve(SolveArgs),
     /// The value of every legal move, best first.
     Analyze(SolveArgs),
+    /// Every exact search on one position, side by side; they must agree.
+    Compare(CompareArgs),
+    /// Play a game in the terminal: a human against the engine, or engine against engine.
+    Play(PlayArgs),
     /// A step-by-step table of a search on an explicit tree.
     Trace(TraceArgs),
     /// The number of distinct positions reachable, and how many are terminal.
@@ -59,32 +63,95 @@ pub struct GameArgs {
 pub enum AlgoArg {
     /// Plain minimax, no pruning: the reference.
     Minimax,
-    /// Textbook alpha-beta: full window, the game's move order.
+    /// Alpha-beta: textbook unless --tt-mb, --order, --pvs or --fast-win add features.
     Alphabeta,
+    /// Iterative deepening under --time-ms, with a table (64 MiB unless --tt-mb).
+    Id,
+}
+
+/// How to search.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// The search algorithm. Without it: the engine (iterative deepening,
+    /// table, move ordering, principal-variation search, fast wins).
+    #[arg(long, value_enum)]
+    pub algo: Option<AlgoArg>,
+    /// Search this many plies, then score with the game's evaluation
+    /// (values are then in evaluation units); default: to the end of the game.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Time budget in milliseconds for iterative deepening (the engine
+    /// default: 10000 for solve, 1000 a move for play).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Transposition-table size in MiB (0: none). Default 0 for minimax and
+    /// alphabeta, 64 for id and the engine.
+    #[arg(long)]
+    pub tt_mb: Option<usize>,
+    /// Move ordering: the game's hints, killer moves, the history heuristic.
+    #[arg(long)]
+    pub order: bool,
+    /// Principal-variation search: null windows after the first move.
+    #[arg(long)]
+    pub pvs: bool,
+    /// Distance-to-end scores: the quickest win, the slowest loss.
+    #[arg(long)]
+    pub fast_win: bool,
+    /// Break ties between equally good moves at random with this seed
+    /// (default: the first in move order).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// No progress lines on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The search algorithm.
-    #[arg(long, value_enum, default_value = "alphabeta")]
-    pub algo: AlgoArg,
-    /// Search this many plies, then score with the game's evaluation
-    /// (values are then in evaluation units); default: to the end of the game.
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Compare depth-limited searches to this depth instead of exact ones.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Break ties between equally good moves at random with this seed
-    /// (default: the first in move order).
-    #[arg(long)]
-    pub seed: Option<u64>,
+    /// Table size in MiB for the searches that use one.
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HumanArg {
+    /// The human moves first.
+    First,
+    /// The engine moves first.
+    Second,
+    /// Engine against engine.
+    None,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Which side the human plays.
+    #[arg(long, value_enum, default_value = "first")]
+    pub human: HumanArg,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
     /// The tree, e.g. "((3 5 7) (2 9 1))": nested parentheses, integer leaves.
     pub tree: String,
-    /// The search to trace.
+    /// The search to trace: minimax or alphabeta.
     #[arg(long, value_enum, default_value = "alphabeta")]
     pub algo: AlgoArg,
     /// Print JSON instead of a table.

@@ -69,6 +69,8 @@ fn main() -> ExitCode {
         Command::List(a) => commands::list::run(&a),
         Command::Solve(a) => commands::solve::run_solve(&a),
         Command::Analyze(a) => commands::solve::run_analyze(&a),
+        Command::Compare(a) => commands::compare::run(&a),
+        Command::Play(a) => commands::play::run(&a),
         Command::Trace(a) => commands::trace::run(&a),
         Command::Count(a) => commands::explore::run_count(&a),
         Command::Perft(a) => commands::explore::run_perft(&a),

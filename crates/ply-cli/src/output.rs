@@ -30,6 +30,22 @@ pub fn setup<G: Notation>(game: &G, args: &GameArgs) -> Result<G::State, CliErro
     play_moves(game, &start, &moves).map_err(|e| CliError::input(format!("--moves: {e}")))
 }
 
+/// A line of moves written in the game's notation, each from the position it is played in.
+pub fn line<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> Vec<String> {
+    let mut s = state.clone();
+    let mut out = Vec::new();
+    for &m in moves {
+        out.push(game.format_move(&s, m));
+        s = game.play(&s, m);
+    }
+    out
+}
+
+/// [`line`], joined by spaces.
+pub fn line_text<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> String {
+    line(game, state, moves).join(" ")
+}
+
 /// A score for people: signed, infinities spelled out.
 pub fn score_text(v: MaxScore) -> String {
     if v.0 > 0 && !v.is_infinite() {
@@ -69,6 +85,9 @@ pub fn stats_json(stats: &Stats, time: std::time::Duration) -> Value {
         "leaves": stats.leaves,
         "cutoffs": stats.cutoffs,
         "depth": stats.max_ply,
+        "tt_probes": stats.tt_probes,
+        "tt_hits": stats.tt_hits,
+        "tt_cutoffs": stats.tt_cutoffs,
         "time_ms": (secs * 1e6).round() / 1e3,
         "nodes_per_second": if secs > 0.0 { (stats.nodes as f64 / secs).round() } else { 0.0 },
     })
@@ -82,8 +101,18 @@ pub fn stats_text(stats: &Stats, time: std::time::Duration) -> String {
     } else {
         String::new()
     };
+    let tt = if stats.tt_probes > 0 {
+        format!(
+            ", table hits {} of {} probes ({} cutoffs)",
+            thousands(stats.tt_hits),
+            thousands(stats.tt_probes),
+            thousands(stats.tt_cutoffs)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "nodes {}, leaves {}, cutoffs {}, depth {}, time {:.3} ms{nps}",
+        "nodes {}, leaves {}, cutoffs {}, depth {}{tt}, time {:.3} ms{nps}",
         thousands(stats.nodes),
         thousands(stats.leaves),
         thousands(stats.cutoffs),

@@ -76,8 +76,23 @@ pub trait Game {
 
     /// Reorders `moves` (the legal moves of `state`) so that the likely best
     /// come first. Any order is correct; a good one prunes more. The default
-    /// keeps the natural order.
+    /// keeps the natural order. Engines call it after sorting by history, so
+    /// a stable sort by the game's own priority keeps history's order among
+    /// moves the game ranks equal.
     fn order_moves(&self, _state: &Self::State, _moves: &mut [Self::Move]) {}
+
+    /// The number of history-heuristic slots [`Game::history_slot`] maps
+    /// moves into; 0 (the default) turns the history heuristic off.
+    fn history_slots(&self) -> usize {
+        0
+    }
+
+    /// The history-heuristic slot of `mv` in `state`, below
+    /// [`Game::history_slots`]: moves that share a slot (the same square,
+    /// the same from-to pair) share their record of causing cutoffs.
+    fn history_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
+        None
+    }
 }
 
 /// A deterministic FNV-1a hasher, so that default hash keys are the same on

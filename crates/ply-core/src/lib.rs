@@ -12,12 +12,14 @@
 //!   [`best_move`](search::best_move).
 //! - [`observe`]: the events a search emits; statistics and traces are observers.
 //! - [`explore`]: perft, position counts, leaf enumeration.
+//! - [`play`]: agents (a search, a random mover) and a loop that plays games.
 //! - [`conformance`]: the generic test every game runs.
 
 pub mod conformance;
 pub mod explore;
 pub mod game;
 pub mod observe;
+pub mod play;
 pub mod score;
 pub mod search;
 
@@ -30,7 +32,7 @@ pub mod prelude {
     pub use crate::observe::{NoObserver, Observer, Stats, Trace};
     pub use crate::score::{MaxScore, MoverScore, Player, Window};
     pub use crate::search::{
-        Algorithm, Analysis, Outcome, Report, SearchOptions, TieBreak, alphabeta, analyze,
-        best_move, minimax, solve,
+        Algorithm, Analysis, Engine, MoveValue, Outcome, Report, SearchOptions, TieBreak,
+        alphabeta, analyze, best_move, iterative_deepening, minimax, solve,
     };
 }

@@ -52,6 +52,15 @@ pub trait Observer {
     /// The node at `ply` returns `value` to its parent.
     #[inline(always)]
     fn exit(&mut self, ply: u32, value: MaxScore) {}
+
+    /// The transposition table was asked about the node at `ply`; `hit`
+    /// when it held an entry for it.
+    #[inline(always)]
+    fn tt_probe(&mut self, ply: u32, hit: bool) {}
+
+    /// The node at `ply` returns at once on what the table remembered.
+    #[inline(always)]
+    fn tt_cutoff(&mut self, ply: u32) {}
 }
 
 /// The observer that observes nothing: the search at full speed.
@@ -94,6 +103,16 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.0.exit(ply, value);
         self.1.exit(ply, value);
     }
+    #[inline(always)]
+    fn tt_probe(&mut self, ply: u32, hit: bool) {
+        self.0.tt_probe(ply, hit);
+        self.1.tt_probe(ply, hit);
+    }
+    #[inline(always)]
+    fn tt_cutoff(&mut self, ply: u32) {
+        self.0.tt_cutoff(ply);
+        self.1.tt_cutoff(ply);
+    }
 }
 
 impl<O: Observer + ?Sized> Observer for &mut O {
@@ -124,6 +143,14 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     fn exit(&mut self, ply: u32, value: MaxScore) {
         (**self).exit(ply, value);
     }
+    #[inline(always)]
+    fn tt_probe(&mut self, ply: u32, hit: bool) {
+        (**self).tt_probe(ply, hit);
+    }
+    #[inline(always)]
+    fn tt_cutoff(&mut self, ply: u32) {
+        (**self).tt_cutoff(ply);
+    }
 }
 
 /// Counts of what a search did. A node is a position the search visits, the
@@ -139,6 +166,25 @@ pub struct Stats {
     pub cutoffs: u64,
     /// The deepest ply visited (the root is 0).
     pub max_ply: u32,
+    /// Transposition-table look-ups.
+    pub tt_probes: u64,
+    /// Look-ups that found an entry for the position.
+    pub tt_hits: u64,
+    /// Nodes that returned at once on a table entry.
+    pub tt_cutoffs: u64,
+}
+
+impl Stats {
+    /// Adds another search's counts to these (the deepest ply is the larger).
+    pub fn add(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.leaves += other.leaves;
+        self.cutoffs += other.cutoffs;
+        self.max_ply = self.max_ply.max(other.max_ply);
+        self.tt_probes += other.tt_probes;
+        self.tt_hits += other.tt_hits;
+        self.tt_cutoffs += other.tt_cutoffs;
+    }
 }
 
 impl Observer for Stats {
@@ -154,6 +200,15 @@ impl Observer for Stats {
     #[inline(always)]
     fn cutoff(&mut self, _: u32, _: usize, _: usize) {
         self.cutoffs += 1;
+    }
+    #[inline(always)]
+    fn tt_probe(&mut self, _: u32, hit: bool) {
+        self.tt_probes += 1;
+        self.tt_hits += u64::from(hit);
+    }
+    #[inline(always)]
+    fn tt_cutoff(&mut self, _: u32) {
+        self.tt_cutoffs += 1;
     }
 }
 

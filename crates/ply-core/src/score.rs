@@ -61,10 +61,87 @@ impl fmt::Display for Player {
 /// Utilities and evaluations must stay strictly inside `-MAX_GAME_SCORE ..=
 /// MAX_GAME_SCORE`, so that infinity, and the distance-to-end scores layered on
 /// top of game scores, never collide with a real value.
-pub const INF: i32 = 1_000_000_000;
+pub const INF: i32 = 2_000_000_000;
 
 /// The largest magnitude a game's utility or evaluation may take.
-pub const MAX_GAME_SCORE: i32 = 100_000_000;
+pub const MAX_GAME_SCORE: i32 = 1_000_000;
+
+/// Where proven results live in an engine search: every decided terminal
+/// score (a win or loss, by utility) is at least this large in magnitude, so
+/// no evaluation of an undecided position (at most [`MAX_GAME_SCORE`]) can
+/// outrank a proof.
+pub const DECIDED: i32 = 100_000_000;
+
+/// The scale of utilities inside the decided band: room for a distance of
+/// up to `DIST_SCALE - 1` plies below each utility step.
+pub const DIST_SCALE: i32 = 1024;
+
+/// The engine score of a leaf worth `raw` (utility if `terminal`, else
+/// evaluation) at `ply` from the root.
+///
+/// An undecided leaf (not terminal, or a drawn terminal) keeps its value.
+/// A decided terminal moves into the band beyond [`DECIDED`], ordered by
+/// utility first and then, with `distance`, by how soon it comes: a win in
+/// 3 beats a win in 5, a loss in 9 beats a loss in 1 ("prefer a fast win
+/// and a slow loss", as chess engines encode "mate in n"). An odd function,
+/// so it works in either point of view.
+#[inline]
+pub fn encode_leaf(raw: i32, terminal: bool, ply: u32, distance: bool) -> i32 {
+    if !terminal || raw == 0 {
+        return raw;
+    }
+    let d = if distance {
+        (ply as i32).min(DIST_SCALE - 1)
+    } else {
+        0
+    };
+    let mag = DECIDED + raw.abs() * DIST_SCALE - d;
+    mag * raw.signum()
+}
+
+/// Whether an engine score is a decided (proven win or loss) score.
+#[inline]
+pub fn is_decided(score: i32) -> bool {
+    score.abs() >= DECIDED && score.abs() < INF
+}
+
+/// The game score and, for a decided result, the distance in plies from the
+/// root, of an engine score made by [`encode_leaf`].
+pub fn decode_score(score: i32) -> (i32, Option<u32>) {
+    if !is_decided(score) {
+        return (score, None);
+    }
+    let mag = score.abs() - DECIDED;
+    let value = (mag + DIST_SCALE - 1) / DIST_SCALE;
+    let distance = (value * DIST_SCALE - mag) as u32;
+    (value * score.signum(), Some(distance))
+}
+
+/// A decided score seen at `ply`, made relative to that node (for a table,
+/// which may meet the node again at another ply): a win `d` plies from the
+/// root is a win `d - ply` plies from the node.
+#[inline]
+pub fn distance_to_node(score: i32, ply: u32) -> i32 {
+    if !is_decided(score) {
+        score
+    } else if score > 0 {
+        score + ply as i32
+    } else {
+        score - ply as i32
+    }
+}
+
+/// The inverse of [`distance_to_node`]: a node-relative score seen from the root.
+#[inline]
+pub fn distance_to_root(score: i32, ply: u32) -> i32 {
+    if !is_decided(score) {
+        score
+    } else if score > 0 {
+        score - ply as i32
+    } else {
+        score + ply as i32
+    }
+}
 
 /// A score from MAX's point of view: higher is better for the first player.
 ///
@@ -210,6 +287,37 @@ mod tests {
         }
         assert_eq!(MaxScore(3).for_player(Player::Min), MoverScore(-3));
         assert_eq!(-MoverScore(4), MoverScore(-4));
+    }
+
+    #[test]
+    fn distance_scores_order_and_decode() {
+        let win3 = encode_leaf(1, true, 3, true);
+        let win5 = encode_leaf(1, true, 5, true);
+        let loss1 = encode_leaf(-1, true, 1, true);
+        let loss9 = encode_leaf(-1, true, 9, true);
+        assert!(win3 > win5 && win5 > encode_leaf(0, true, 4, true));
+        assert!(loss9 > loss1);
+        assert!(
+            encode_leaf(999, false, 3, true) < win5,
+            "a guess never beats a proof"
+        );
+        assert!(
+            encode_leaf(2, true, 9, true) > win3,
+            "utility first, then distance"
+        );
+        assert_eq!(decode_score(win3), (1, Some(3)));
+        assert_eq!(decode_score(loss9), (-1, Some(9)));
+        assert_eq!(decode_score(encode_leaf(-7, false, 2, true)), (-7, None));
+        assert_eq!(
+            decode_score(encode_leaf(1000, true, 7, true)),
+            (1000, Some(7))
+        );
+        assert_eq!(decode_score(encode_leaf(5, true, 7, false)), (5, Some(0)));
+        // Relative to a node at ply 2, the win at ply 5 is 3 plies away.
+        let rel = distance_to_node(win5, 2);
+        assert_eq!(decode_score(rel), (1, Some(3)));
+        assert_eq!(distance_to_root(rel, 2), win5);
+        assert_eq!(distance_to_node(17, 3), 17);
     }
 
     #[test]

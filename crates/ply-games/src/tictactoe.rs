@@ -335,6 +335,42 @@ impl Game for TicTacToe {
         }
     }
 
+    /// Winning moves first, then blocks of the opponent's win, then squares
+    /// on the most lines still open for the mover: the moves a player would
+    /// look at first. A stable sort, so history's order survives within a class.
+    fn order_moves(&self, b: &Board, moves: &mut [u8]) {
+        let (own, other) = if self.to_move(b) == Player::Max {
+            (b.x, b.o)
+        } else {
+            (b.o, b.x)
+        };
+        let priority = |sq: u8| {
+            let bit = 1u64 << sq;
+            let mut p = 0i32;
+            for &l in &self.through[sq as usize] {
+                if l & !(own | bit) == 0 {
+                    p += 10_000; // completes a line: wins
+                } else if l & !(other | bit) == 0 {
+                    p += 1_000; // the opponent would complete it: block
+                } else if l & other == 0 {
+                    // Still open for the mover: more so with stones on it already.
+                    let c = (l & own).count_ones() as i32 + 1;
+                    p += c * c;
+                }
+            }
+            p
+        };
+        moves.sort_by_key(|&m| std::cmp::Reverse(priority(m)));
+    }
+
+    fn history_slots(&self) -> usize {
+        self.squares() as usize
+    }
+
+    fn history_slot(&self, _: &Board, mv: u8) -> Option<usize> {
+        Some(mv as usize)
+    }
+
     #[inline]
     fn hash_key(&self, b: &Board) -> u64 {
         // The two bitboards determine the position; mix them into one key.

@@ -25,6 +25,11 @@ pub fn run(args: &TraceArgs) -> CliResult {
         .parse_position(&args.tree)
         .map_err(|e| CliError::input(format!("invalid tree '{}': {e}", args.tree)))?;
     let algo = algorithm(args.algo);
+    if algo == ply_core::search::Algorithm::Id {
+        return Err(CliError::input(
+            "trace shows minimax or alphabeta on an explicit tree; choose --algo minimax or --algo alphabeta",
+        ));
+    }
     let mut trace = Trace::new();
     let out = algo.run(&Tree, &state, &SearchOptions::exact(), &mut trace);
     let pruned: Vec<String> = leaf_paths(&Tree, &state, None)

@@ -1,30 +1,193 @@
-//! Alpha-beta, in negamax form.
+//! Alpha-beta, in negamax form: the one alpha-beta of ply.
 //!
-//! The textbook algorithm: a full window (-inf, +inf) at the root, moves in the
-//! game's order, a cut as soon as alpha >= beta. Fail-soft: a node returns the
-//! best value it saw even when that lies outside its window, which proves
-//! the same bound as fail-hard but a tighter one, and changes no node count.
+//! With default [`SearchOptions`] it is the textbook algorithm: a full
+//! window (-inf, +inf) at the root, moves in the game's order, a cut as soon
+//! as alpha >= beta, no table. That is what the published node counts
+//! measure (18,297 on empty tic-tac-toe). Each engine feature is a named
+//! block below, switched on by its option, with the reason it is safe:
 //!
-//! Internally every value is a [`MoverScore`] (negamax: one function for both
-//! players, the child's value negated); the observer sees MAX-view values and
-//! windows through the one conversion in [`crate::score`].
+//! - **transposition table** (`tt_mb`): a position met again returns what
+//!   was learned the first time, when that is enough to decide the node;
+//! - **move ordering** (`ordering`): the table's move, killer moves and the
+//!   history heuristic first, so cutoffs come sooner;
+//! - **principal-variation search** (`pvs`): after the first move, prove
+//!   with a null window that the others are no better, and only re-search
+//!   when one is;
+//! - **distance-to-end scores** (`fast_win`): the quickest win, the slowest loss.
+//!
+//! Fail-soft: a node returns the best value it saw even outside its window,
+//! which proves the same bound as fail-hard but a tighter one.
+//!
+//! Internally every value is a [`MoverScore`]; the observer sees MAX-view
+//! values and windows through the one conversion in [`crate::score`].
+
+use std::cmp::Reverse;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use crate::game::Game;
 use crate::observe::Observer;
-use crate::score::{MoverScore, Window};
-use crate::search::minimax::leaf_value;
-use crate::search::{Outcome, PvTable, RootTies, SearchOptions, TieBreak};
+use crate::score::{MoverScore, Window, distance_to_node, distance_to_root};
+use crate::search::tt::{Bound, COMPLETE, TransTable};
+use crate::search::{Outcome, PvTable, RootTies, Scoring, SearchOptions, TieBreak};
 
-struct AlphaBeta<'a, G: Game, O> {
-    game: &'a G,
-    observer: &'a mut O,
-    limit: u32,
-    exact: bool,
-    moves: Vec<Vec<G::Move>>,
-    pv: PvTable<G::Move>,
+/// When to give up: checked every [`CHECK_INTERVAL`] nodes.
+#[derive(Clone, Copy, Default)]
+pub struct Budget<'a> {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes (counted over the engine's life).
+    pub nodes: Option<u64>,
+    /// Stop when another thread sets this.
+    pub stop: Option<&'a AtomicBool>,
 }
 
-impl<G: Game, O: Observer> AlphaBeta<'_, G, O> {
+/// Nodes between looks at the clock: rare enough to cost nothing, frequent
+/// enough (well under a millisecond) to stop on time.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// Killer moves kept per ply: the latest refutation at that ply. One slot:
+/// on tic-tac-toe a second one sent the search into more nodes than plain
+/// alpha-beta on some positions.
+const KILLERS: usize = 1;
+
+/// The largest history bonus, reached at this many plies of remaining depth.
+const HISTORY_DEPTH_CAP: u32 = 20;
+
+/// What an engine keeps between searches: the table, the killer moves and
+/// the history scores, which make the next search (the next iteration, the
+/// next move of a game) faster.
+pub struct Engine<M> {
+    options: SearchOptions,
+    tt: Option<TransTable<M>>,
+    killers: Vec<[Option<M>; KILLERS]>,
+    history: Vec<u32>,
+    moves: Vec<Vec<M>>,
+    pv: PvTable<M>,
+    /// Nodes visited over the engine's life (the node budget counts these).
+    pub nodes: u64,
+}
+
+impl<M: Copy + Eq> Engine<M> {
+    /// An engine with `options`; allocates the table once, at its full size.
+    pub fn new<G: Game<Move = M>>(game: &G, options: &SearchOptions) -> Self {
+        Engine {
+            options: *options,
+            tt: (options.tt_mb > 0).then(|| TransTable::new(options.tt_mb)),
+            killers: Vec::new(),
+            history: vec![
+                0;
+                if options.ordering {
+                    game.history_slots()
+                } else {
+                    0
+                }
+            ],
+            moves: Vec::new(),
+            pv: PvTable::new(),
+            nodes: 0,
+        }
+    }
+
+    /// The options it was made with.
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// The table, if it has one.
+    pub fn table(&self) -> Option<&TransTable<M>> {
+        self.tt.as_ref()
+    }
+
+    /// Forgets what earlier searches learned (a new game).
+    pub fn clear(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+        self.killers.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Searches `state` to `depth` plies (`None`: to the end), scoring as
+    /// `engine_scoring` says (see [`Scoring`]). `None` when the budget ran out first.
+    pub fn search<G: Game<Move = M>, O: Observer>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        depth: Option<u32>,
+        engine_scoring: bool,
+        budget: &Budget,
+        observer: &mut O,
+    ) -> Option<Outcome<M>> {
+        let mut options = self.options;
+        options.depth = depth;
+        if let Some(tt) = &mut self.tt {
+            tt.new_search();
+        }
+        let mut s = Searcher {
+            game,
+            observer,
+            scoring: Scoring::new(&options, engine_scoring),
+            limit: options.ply_limit(),
+            ordering: options.ordering,
+            pvs: options.pvs,
+            tt_exact_depth: options.tt_exact_depth,
+            engine: self,
+            budget,
+            aborted: false,
+        };
+        let player = game.to_move(state);
+        let outcome = match options.tie_break {
+            TieBreak::First => {
+                let (v, proven) = s.search(state, 0, None, MoverScore::NEG_INF, MoverScore::INF);
+                if s.aborted {
+                    return None;
+                }
+                let score = v.to_max(player);
+                let (value, distance) = s.scoring.report(score);
+                let mut pv = s.engine.pv.line(0).to_vec();
+                s.extend_pv(state, &mut pv);
+                Outcome {
+                    value,
+                    best_move: pv.first().copied(),
+                    pv,
+                    distance,
+                    proven,
+                }
+            }
+            TieBreak::Random(seed) => s.random_root(state, seed)?,
+        };
+        Some(outcome)
+    }
+}
+
+struct Searcher<'a, 'b, G: Game, O> {
+    game: &'a G,
+    observer: &'a mut O,
+    scoring: Scoring,
+    limit: u32,
+    ordering: bool,
+    pvs: bool,
+    tt_exact_depth: bool,
+    engine: &'a mut Engine<G::Move>,
+    budget: &'a Budget<'b>,
+    aborted: bool,
+}
+
+impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
+    #[inline]
+    fn check_budget(&mut self) {
+        let b = self.budget;
+        if b.nodes.is_some_and(|n| self.engine.nodes >= n)
+            || b.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || b.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// The value of `state` for the player to move, and whether it is
+    /// proven (independent of the depth limit).
     fn search(
         &mut self,
         state: &G::State,
@@ -32,7 +195,7 @@ impl<G: Game, O: Observer> AlphaBeta<'_, G, O> {
         index: Option<usize>,
         mut alpha: MoverScore,
         beta: MoverScore,
-    ) -> MoverScore {
+    ) -> (MoverScore, bool) {
         let game = self.game;
         let player = game.to_move(state);
         self.observer.enter(
@@ -41,34 +204,111 @@ impl<G: Game, O: Observer> AlphaBeta<'_, G, O> {
             player,
             Some(Window::from_mover(alpha, beta, player)),
         );
+        self.engine.nodes += 1;
+        if self.engine.nodes % CHECK_INTERVAL == 0 {
+            self.check_budget();
+        }
+        if self.aborted {
+            self.observer.exit(ply, MoverScore(0).to_max(player));
+            return (MoverScore(0), false);
+        }
         let p = ply as usize;
-        self.pv.clear(p);
+        self.engine.pv.clear(p);
 
         let terminal = game.is_terminal(state);
         if terminal || ply >= self.limit {
-            let v = leaf_value(game, state, terminal, self.exact);
+            let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
-            return v.for_player(player);
+            return (v.for_player(player), terminal);
         }
 
-        if self.moves.len() <= p {
-            self.moves.resize_with(p + 1, Vec::new);
+        // The depth this node is searched to, as the table records it.
+        let need = if self.scoring.exact {
+            COMPLETE
+        } else {
+            (self.limit - ply).min(u32::from(COMPLETE) - 1) as u16
+        };
+
+        // Transposition table: a result for this position from elsewhere in
+        // the tree is as good as searching it again when it was searched at
+        // least as deep (or to the end) and its bound decides this window.
+        // Never at the root, which must produce a move.
+        let mut tt_move = None;
+        let mut key = 0;
+        if let Some(tt) = &self.engine.tt {
+            key = game.hash_key(state);
+            let entry = tt.probe(key);
+            self.observer.tt_probe(ply, entry.is_some());
+            if let Some(e) = entry {
+                tt_move = e.best;
+                let deep_enough = if self.tt_exact_depth {
+                    e.depth == need
+                } else {
+                    e.depth >= need
+                };
+                if ply > 0 && deep_enough {
+                    let s = MoverScore(if self.scoring.distance {
+                        distance_to_root(e.score, ply)
+                    } else {
+                        e.score
+                    });
+                    let decides = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if decides {
+                        self.observer.tt_cutoff(ply);
+                        self.observer.exit(ply, s.to_max(player));
+                        return (s, e.depth == COMPLETE);
+                    }
+                }
+            }
         }
-        let mut moves = std::mem::take(&mut self.moves[p]);
+
+        if self.engine.moves.len() <= p {
+            self.engine.moves.resize_with(p + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.engine.moves[p]);
         moves.clear();
         game.legal_moves(state, &mut moves);
+        self.order(state, &mut moves, p, tt_move);
 
+        let alpha0 = alpha;
         let mut best = MoverScore::NEG_INF;
+        let mut best_move = None;
+        let mut proven = true;
         let n = moves.len();
         for (i, &mv) in moves.iter().enumerate() {
             let child = game.play(state, mv);
-            let v = -self.search(&child, ply + 1, Some(i), -beta, -alpha);
+            let (v, child_proven) = if i == 0 || !self.pvs {
+                let (v, c) = self.search(&child, ply + 1, Some(i), -beta, -alpha);
+                (-v, c)
+            } else {
+                // Principal-variation search: the first move is probably
+                // best, so prove the others no better with a null window
+                // (cheap), and search again in full only if one is. Same
+                // value: the re-search restores the exact window.
+                let (v, c) =
+                    self.search(&child, ply + 1, Some(i), MoverScore(-alpha.0 - 1), -alpha);
+                let v = -v;
+                if v > alpha && v < beta && !self.aborted {
+                    let (v, c) = self.search(&child, ply + 1, Some(i), -beta, -alpha);
+                    (-v, c)
+                } else {
+                    (v, c)
+                }
+            };
+            if self.aborted {
+                break;
+            }
             if v > best {
                 best = v;
+                best_move = Some(mv);
                 if v > alpha {
                     alpha = v;
-                    self.pv.update(p, mv);
+                    self.engine.pv.update(p, mv);
                 }
             }
             self.observer.child_value(
@@ -79,115 +319,239 @@ impl<G: Game, O: Observer> AlphaBeta<'_, G, O> {
                 Some(Window::from_mover(alpha, beta, player)),
             );
             // The opponent already has a better alternative elsewhere: no
-            // reply here can bring this node back into the window.
+            // reply here can bring this node back into the window. The bound
+            // rests on this child alone, so it is proven when the child is.
             if alpha >= beta {
+                proven = child_proven;
+                if self.ordering {
+                    self.remember_cutoff(state, p, mv);
+                }
                 if i + 1 < n {
                     self.observer.cutoff(ply, i, n - i - 1);
                 }
                 break;
             }
+            proven &= child_proven;
         }
         if n == 0 {
             // A game that reports no moves in a non-terminal state: score it
             // as a leaf rather than return an infinity.
-            best = game.evaluate(state).for_player(player);
+            best = self
+                .scoring
+                .leaf(game, state, false, ply)
+                .for_player(player);
+            proven = false;
         }
-        self.moves[p] = moves;
+        self.engine.moves[p] = moves;
+        if self.aborted {
+            self.observer.exit(ply, MoverScore(0).to_max(player));
+            return (MoverScore(0), false);
+        }
+
+        if let Some(tt) = &mut self.engine.tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best <= alpha0 {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            let score = if self.scoring.distance {
+                distance_to_node(best.0, ply)
+            } else {
+                best.0
+            };
+            let depth = if proven { COMPLETE } else { need };
+            // After a fail-low every move was refuted: none is known best.
+            let mv = if bound == Bound::Upper {
+                None
+            } else {
+                best_move
+            };
+            tt.store(key, score, depth, bound, mv);
+        }
         self.observer.exit(ply, best.to_max(player));
-        best
+        (best, proven)
+    }
+
+    /// Move ordering: what is likely best first. Any order gives the same
+    /// value; a good one makes cutoffs come on the first move.
+    fn order(
+        &mut self,
+        state: &G::State,
+        moves: &mut [G::Move],
+        ply: usize,
+        tt_move: Option<G::Move>,
+    ) {
+        if self.ordering {
+            let game = self.game;
+            // History heuristic: moves that often refuted elsewhere, first.
+            if !self.engine.history.is_empty() {
+                let history = &self.engine.history;
+                moves.sort_by_key(|&m| {
+                    Reverse(game.history_slot(state, m).map_or(0, |i| history[i]))
+                });
+            }
+            // Killer moves: what refuted a sibling at this ply probably refutes here.
+            if let Some(killers) = self.engine.killers.get(ply) {
+                for k in killers.iter().rev().flatten() {
+                    if let Some(pos) = moves.iter().position(|m| m == k) {
+                        moves[..=pos].rotate_right(1);
+                    }
+                }
+            }
+            // The game's own hints come last and are a stable sort: they
+            // decide, and killers and history only break their ties. (Killers
+            // ahead of a winning or blocking move cost nodes on tic-tac-toe.)
+            game.order_moves(state, moves);
+        }
+        // The table's move: the best move when this position was last searched.
+        if let Some(t) = tt_move
+            && let Some(pos) = moves.iter().position(|&m| m == t)
+        {
+            moves[..=pos].rotate_right(1);
+        }
+    }
+
+    /// Records a move that caused a cutoff, for the killer and history heuristics.
+    fn remember_cutoff(&mut self, state: &G::State, ply: usize, mv: G::Move) {
+        if self.engine.killers.len() <= ply {
+            self.engine.killers.resize(ply + 1, [None; KILLERS]);
+        }
+        let k = &mut self.engine.killers[ply];
+        if k[0] != Some(mv) {
+            k.rotate_right(1);
+            k[0] = Some(mv);
+        }
+        if let Some(slot) = self.game.history_slot(state, mv)
+            && let Some(h) = self.engine.history.get_mut(slot)
+        {
+            let d = self.limit.saturating_sub(ply as u32).min(HISTORY_DEPTH_CAP);
+            *h = h.saturating_add(d * d + 1);
+        }
+    }
+
+    /// Table cutoffs can cut the principal variation short: continue it from
+    /// the table's exact entries, as far as they go and stay legal.
+    fn extend_pv(&self, state: &G::State, pv: &mut Vec<G::Move>) {
+        let Some(tt) = &self.engine.tt else {
+            return;
+        };
+        let game = self.game;
+        let mut s = state.clone();
+        for &m in pv.iter() {
+            s = game.play(&s, m);
+        }
+        let mut legal = Vec::new();
+        while pv.len() < 256 && !game.is_terminal(&s) {
+            let Some(e) = tt.probe(game.hash_key(&s)) else {
+                break;
+            };
+            let Some(m) = e.best.filter(|_| e.bound == Bound::Exact) else {
+                break;
+            };
+            legal.clear();
+            game.legal_moves(&s, &mut legal);
+            if !legal.contains(&m) {
+                break;
+            }
+            pv.push(m);
+            s = game.play(&s, m);
+        }
+    }
+
+    /// The root with a window one below the best so far, so that a move equal
+    /// to the best is proven equal (not merely "no better"), then a seeded
+    /// choice among the ties. Scores are integers, so `best - 1` is the
+    /// largest window that still separates "equal" from "worse".
+    fn random_root(&mut self, state: &G::State, seed: u64) -> Option<Outcome<G::Move>> {
+        let game = self.game;
+        let player = game.to_move(state);
+        self.observer.enter(0, None, player, Some(Window::FULL));
+        self.engine.pv.clear(0);
+        let terminal = game.is_terminal(state);
+        if terminal || self.limit == 0 {
+            let v = self.scoring.leaf(game, state, terminal, 0);
+            self.observer.leaf(0, v, terminal);
+            self.observer.exit(0, v);
+            let (value, distance) = self.scoring.report(v);
+            return Some(Outcome {
+                value,
+                best_move: None,
+                pv: Vec::new(),
+                distance,
+                proven: terminal,
+            });
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        let mut best = MoverScore::NEG_INF;
+        let mut ties = RootTies::new();
+        let mut proven = true;
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = game.play(state, mv);
+            let alpha = if best == MoverScore::NEG_INF {
+                best
+            } else {
+                MoverScore(best.0 - 1)
+            };
+            let (v, c) = self.search(&child, 1, Some(i), MoverScore::NEG_INF, -alpha);
+            if self.aborted {
+                return None;
+            }
+            let v = -v;
+            proven &= c;
+            let better = v > best;
+            if better {
+                best = v;
+            }
+            if better || v == best {
+                self.engine.pv.update(0, mv);
+                let mut line = self.engine.pv.line(0).to_vec();
+                self.extend_pv(state, &mut line);
+                ties.offer(v.to_max(player), better, &line);
+            }
+            self.observer.child_value(
+                0,
+                i,
+                v.to_max(player),
+                best.to_max(player),
+                Some(Window::from_mover(alpha, MoverScore::INF, player)),
+            );
+        }
+        let score = best.to_max(player);
+        self.observer.exit(0, score);
+        let pv = ties.choose(seed).unwrap_or_default();
+        let (value, distance) = self.scoring.report(score);
+        Some(Outcome {
+            value,
+            best_move: pv.first().copied(),
+            pv,
+            distance,
+            proven,
+        })
     }
 }
 
 /// Alpha-beta from `state` with the full window, reporting every event to
-/// `observer`. Returns minimax's value, visiting no more nodes: 18,297 on
-/// empty tic-tac-toe with moves in square order.
+/// `observer`. With default options, the textbook search: it returns
+/// minimax's value, visiting no more nodes (18,297 on empty tic-tac-toe with
+/// moves in square order). Options switch on the engine features.
 pub fn alphabeta<G: Game, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     observer: &mut O,
 ) -> Outcome<G::Move> {
-    let mut search = AlphaBeta {
-        game,
-        observer,
-        limit: options.ply_limit(),
-        exact: options.depth.is_none(),
-        moves: Vec::new(),
-        pv: PvTable::new(),
-    };
-    let player = game.to_move(state);
-    match options.tie_break {
-        TieBreak::First => {
-            let v = search.search(state, 0, None, MoverScore::NEG_INF, MoverScore::INF);
-            let pv = search.pv.line(0).to_vec();
-            Outcome {
-                value: v.to_max(player),
-                best_move: pv.first().copied(),
-                pv,
-            }
-        }
-        TieBreak::Random(seed) => random_root(&mut search, state, seed),
-    }
-}
-
-/// The root with a window one below the best so far, so that a move equal to
-/// the best is proven equal (not merely "no better"), then a seeded choice
-/// among the ties. Scores are integers, so `best - 1` is the largest window
-/// that still separates "equal" from "worse".
-fn random_root<G: Game, O: Observer>(
-    search: &mut AlphaBeta<'_, G, O>,
-    state: &G::State,
-    seed: u64,
-) -> Outcome<G::Move> {
-    let game = search.game;
-    let player = game.to_move(state);
-    search.observer.enter(0, None, player, Some(Window::FULL));
-    search.pv.clear(0);
-    let terminal = game.is_terminal(state);
-    if terminal || search.limit == 0 {
-        let v = leaf_value(game, state, terminal, search.exact);
-        search.observer.leaf(0, v, terminal);
-        search.observer.exit(0, v);
-        return Outcome {
-            value: v,
-            best_move: None,
-            pv: Vec::new(),
-        };
-    }
-    let mut moves = Vec::new();
-    game.legal_moves(state, &mut moves);
-    let mut best = MoverScore::NEG_INF;
-    let mut ties = RootTies::new();
-    for (i, &mv) in moves.iter().enumerate() {
-        let child = game.play(state, mv);
-        let alpha = if best == MoverScore::NEG_INF {
-            best
-        } else {
-            MoverScore(best.0 - 1)
-        };
-        let v = -search.search(&child, 1, Some(i), MoverScore::NEG_INF, -alpha);
-        let better = v > best;
-        if better {
-            best = v;
-        }
-        if better || v == best {
-            search.pv.update(0, mv);
-            ties.offer(v.to_max(player), better, search.pv.line(0));
-        }
-        search.observer.child_value(
-            0,
-            i,
-            v.to_max(player),
-            best.to_max(player),
-            Some(Window::from_mover(alpha, MoverScore::INF, player)),
-        );
-    }
-    let value = best.to_max(player);
-    search.observer.exit(0, value);
-    let pv = ties.choose(seed).unwrap_or_default();
-    Outcome {
-        value,
-        best_move: pv.first().copied(),
-        pv,
-    }
+    let mut engine = Engine::new(game, options);
+    engine
+        .search(
+            game,
+            state,
+            options.depth,
+            false,
+            &Budget::default(),
+            observer,
+        )
+        .expect("a search without a budget always finishes")
 }

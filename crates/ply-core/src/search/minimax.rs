@@ -8,13 +8,13 @@
 use crate::game::Game;
 use crate::observe::Observer;
 use crate::score::MaxScore;
-use crate::search::{Outcome, PvTable, RootTies, SearchOptions, TieBreak};
+use crate::search::{Outcome, PvTable, RootTies, Scoring, SearchOptions, TieBreak};
 
 struct Minimax<'a, G: Game, O> {
     game: &'a G,
     observer: &'a mut O,
     limit: u32,
-    exact: bool,
+    scoring: Scoring,
     moves: Vec<Vec<G::Move>>,
     pv: PvTable<G::Move>,
 }
@@ -29,7 +29,7 @@ impl<G: Game, O: Observer> Minimax<'_, G, O> {
 
         let terminal = game.is_terminal(state);
         if terminal || ply >= self.limit {
-            let v = leaf_value(game, state, terminal, self.exact);
+            let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
             return v;
@@ -55,27 +55,11 @@ impl<G: Game, O: Observer> Minimax<'_, G, O> {
         if moves.is_empty() {
             // A game that reports no moves in a non-terminal state: score it
             // as a leaf rather than return an infinity.
-            best = game.evaluate(state);
+            best = self.scoring.leaf(game, state, false, ply);
         }
         self.moves[p] = moves;
         self.observer.exit(ply, best);
         best
-    }
-}
-
-/// The score of a leaf: utility in an exact search, the evaluation (which
-/// agrees with utility on terminal states) in a depth-limited one.
-#[inline]
-pub(crate) fn leaf_value<G: Game>(
-    game: &G,
-    state: &G::State,
-    terminal: bool,
-    exact: bool,
-) -> MaxScore {
-    if terminal && exact {
-        game.utility(state)
-    } else {
-        game.evaluate(state)
     }
 }
 
@@ -93,18 +77,21 @@ pub fn minimax<G: Game, O: Observer>(
         game,
         observer,
         limit: options.ply_limit(),
-        exact: options.depth.is_none(),
+        scoring: Scoring::new(options, false),
         moves: Vec::new(),
         pv: PvTable::new(),
     };
     match options.tie_break {
         TieBreak::First => {
-            let value = search.value(state, 0, None);
+            let score = search.value(state, 0, None);
             let pv = search.pv.line(0).to_vec();
+            let (value, distance) = search.scoring.report(score);
             Outcome {
                 value,
                 best_move: pv.first().copied(),
                 pv,
+                distance,
+                proven: options.depth.is_none(),
             }
         }
         TieBreak::Random(seed) => random_root(&mut search, state, seed),
@@ -123,13 +110,16 @@ fn random_root<G: Game, O: Observer>(
     search.pv.clear(0);
     let terminal = game.is_terminal(state);
     if terminal || search.limit == 0 {
-        let v = leaf_value(game, state, terminal, search.exact);
+        let v = search.scoring.leaf(game, state, terminal, 0);
         search.observer.leaf(0, v, terminal);
         search.observer.exit(0, v);
+        let (value, distance) = search.scoring.report(v);
         return Outcome {
-            value: v,
+            value,
             best_move: None,
             pv: Vec::new(),
+            distance,
+            proven: terminal || search.scoring.exact,
         };
     }
     let mut moves = Vec::new();
@@ -151,10 +141,13 @@ fn random_root<G: Game, O: Observer>(
     }
     search.observer.exit(0, best);
     let pv = ties.choose(seed).unwrap_or_default();
+    let (value, distance) = search.scoring.report(best);
     Outcome {
-        value: best,
+        value,
         best_move: pv.first().copied(),
         pv,
+        distance,
+        proven: search.scoring.exact,
     }
 }
 

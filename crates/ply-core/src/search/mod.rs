@@ -2,7 +2,9 @@
 //! principal-variation table, root tie-breaking, and the one-call API.
 
 pub mod alphabeta;
+pub mod id;
 pub mod minimax;
+pub mod tt;
 
 use std::time::{Duration, Instant};
 
@@ -12,9 +14,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::Game;
 use crate::observe::{Observer, Stats};
-use crate::score::MaxScore;
+use crate::score::{MaxScore, decode_score, encode_leaf};
 
-pub use alphabeta::alphabeta;
+pub use alphabeta::{Engine, alphabeta};
+pub use id::{Iteration, iterative_deepening};
 pub use minimax::minimax;
 
 /// How to choose among root moves of equal value.
@@ -30,23 +33,45 @@ pub enum TieBreak {
     Random(u64),
 }
 
-/// What a search may do.
+/// What a search may do. The default is the textbook search: exact, no
+/// table, the game's move order, plain utilities; each engine feature is
+/// switched on separately, so their effects can be measured one by one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Plies to search before scoring positions with [`Game::evaluate`];
     /// `None` searches to the end of the game and scores with [`Game::utility`].
+    /// For iterative deepening, the deepest iteration.
     pub depth: Option<u32>,
     /// How to choose among equally good root moves.
     pub tie_break: TieBreak,
+    /// Transposition-table size in MiB; 0 for none.
+    pub tt_mb: usize,
+    /// Move ordering: the game's hints, killer moves and the history
+    /// heuristic. (With a table, its best move is always tried first.)
+    pub ordering: bool,
+    /// Principal-variation search: null windows after the first move.
+    pub pvs: bool,
+    /// Distance-to-end scores: the quickest win, the slowest loss.
+    pub fast_win: bool,
+    /// Wall-clock budget (iterative deepening stops starting or finishing
+    /// iterations past it).
+    pub time_limit: Option<Duration>,
+    /// Node budget, like the time budget.
+    pub node_limit: Option<u64>,
+    /// Use table entries only when searched to exactly the depth needed, so
+    /// a depth-limited search returns exactly the fixed-depth minimax value
+    /// (for comparisons). Off, deeper entries are used too: stronger play,
+    /// but a value that can differ from the fixed-depth one.
+    pub tt_exact_depth: bool,
 }
 
 impl SearchOptions {
-    /// An exact search to the end of the game.
+    /// An exact textbook search to the end of the game.
     pub fn exact() -> Self {
         Self::default()
     }
 
-    /// A search to `depth` plies, scoring the horizon with the evaluation.
+    /// A textbook search to `depth` plies, scoring the horizon with the evaluation.
     pub fn depth(depth: u32) -> Self {
         SearchOptions {
             depth: Some(depth),
@@ -54,8 +79,130 @@ impl SearchOptions {
         }
     }
 
+    /// The engine: a 64 MiB table, move ordering, principal-variation
+    /// search and distance-to-end scores.
+    pub fn engine() -> Self {
+        SearchOptions {
+            tt_mb: DEFAULT_TT_MB,
+            ordering: true,
+            pvs: true,
+            fast_win: true,
+            ..Self::default()
+        }
+    }
+
     pub(crate) fn ply_limit(&self) -> u32 {
         self.depth.unwrap_or(u32::MAX)
+    }
+}
+
+/// The searches `ply compare` runs, from the reference to the full engine:
+/// minimax, alpha-beta, + ordering, + table, + principal-variation search,
+/// iterative deepening. Depth-limited comparisons use distance scores and
+/// exact-depth table entries everywhere, so every search computes the same
+/// fixed-depth value; exact ones use plain utilities where the textbook does.
+pub fn comparison_set(depth: Option<u32>, tt_mb: usize) -> Vec<(Algorithm, SearchOptions)> {
+    let base = SearchOptions {
+        depth,
+        fast_win: depth.is_some(),
+        tt_exact_depth: true,
+        ..SearchOptions::default()
+    };
+    let order = SearchOptions {
+        ordering: true,
+        ..base
+    };
+    let tt = SearchOptions { tt_mb, ..order };
+    let pvs = SearchOptions { pvs: true, ..tt };
+    let id = SearchOptions {
+        fast_win: true,
+        ..pvs
+    };
+    vec![
+        (Algorithm::Minimax, base),
+        (Algorithm::AlphaBeta, base),
+        (Algorithm::AlphaBeta, order),
+        (Algorithm::AlphaBeta, tt),
+        (Algorithm::AlphaBeta, pvs),
+        (Algorithm::Id, id),
+    ]
+}
+
+/// A short name for a configuration: the algorithm and its features, as
+/// `alphabeta+order+tt64+pvs`.
+pub fn describe(algorithm: Algorithm, o: &SearchOptions) -> String {
+    let mut parts = vec![algorithm.name().to_string()];
+    if o.ordering {
+        parts.push("order".into());
+    }
+    if o.tt_mb > 0 {
+        parts.push(format!("tt{}", o.tt_mb));
+    }
+    if o.pvs {
+        parts.push("pvs".into());
+    }
+    if o.fast_win {
+        parts.push("fast-win".into());
+    }
+    parts.join("+")
+}
+
+/// The table size of the engine configuration, in MiB.
+pub const DEFAULT_TT_MB: usize = 64;
+
+/// How leaves are scored: one place for minimax and alpha-beta.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scoring {
+    /// No depth limit: terminals only, by utility.
+    pub exact: bool,
+    /// Proven results in the decided band (engine scoring): terminals by
+    /// utility, the horizon by evaluation, and a proof always outranks an
+    /// estimate. Off, a depth-limited search scores every leaf by the
+    /// evaluation, as the textbook does.
+    pub decided: bool,
+    /// Distance-to-end within the decided band.
+    pub distance: bool,
+}
+
+impl Scoring {
+    pub(crate) fn new(options: &SearchOptions, engine: bool) -> Self {
+        Scoring {
+            exact: options.depth.is_none(),
+            decided: options.fast_win || engine,
+            distance: options.fast_win,
+        }
+    }
+
+    /// The score of a leaf, MAX's view.
+    #[inline]
+    pub(crate) fn leaf<G: Game>(
+        &self,
+        game: &G,
+        state: &G::State,
+        terminal: bool,
+        ply: u32,
+    ) -> MaxScore {
+        if self.decided {
+            let raw = if terminal {
+                game.utility(state)
+            } else {
+                game.evaluate(state)
+            };
+            MaxScore(encode_leaf(raw.0, terminal, ply, self.distance))
+        } else if terminal && self.exact {
+            game.utility(state)
+        } else {
+            game.evaluate(state)
+        }
+    }
+
+    /// A root score back in game units, with its distance when decided.
+    pub(crate) fn report(&self, score: MaxScore) -> (MaxScore, Option<u32>) {
+        if !self.decided {
+            return (score, None);
+        }
+        let (v, d) = decode_score(score.0);
+        (MaxScore(v), if self.distance { d } else { None })
     }
 }
 
@@ -68,6 +215,12 @@ pub struct Outcome<M> {
     pub best_move: Option<M>,
     /// The principal variation: best play from the root, starting with `best_move`.
     pub pv: Vec<M>,
+    /// With distance-to-end scores, for a proven win or loss: plies to the
+    /// end under best play.
+    pub distance: Option<u32>,
+    /// Whether the value is proven: it does not depend on a depth limit
+    /// (always so for exact searches).
+    pub proven: bool,
 }
 
 /// An [`Outcome`] with the statistics and time of the search that found it.
@@ -98,19 +251,24 @@ impl<M> Report<M> {
 pub enum Algorithm {
     /// Plain minimax: the reference, no pruning.
     Minimax,
-    /// Textbook alpha-beta: full window, the game's move order, no table.
+    /// Alpha-beta: negamax, fail-soft; textbook unless options switch on
+    /// the table, ordering, principal-variation search or distance scores.
     AlphaBeta,
+    /// Iterative deepening: alpha-beta to depth 1, 2, 3 ... under a time
+    /// budget, each iteration ordered by the last.
+    Id,
 }
 
 impl Algorithm {
     /// Every algorithm, for listings.
-    pub const ALL: [Algorithm; 2] = [Algorithm::Minimax, Algorithm::AlphaBeta];
+    pub const ALL: [Algorithm; 3] = [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Id];
 
     /// The name the CLI uses.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Minimax => "minimax",
             Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Id => "id",
         }
     }
 
@@ -121,7 +279,10 @@ impl Algorithm {
                 "plain minimax, no pruning: visits the whole tree; the reference the others are tested against"
             }
             Algorithm::AlphaBeta => {
-                "alpha-beta (negamax, fail-soft): full window at the root, cut when alpha >= beta, moves in the game's order"
+                "alpha-beta (negamax, fail-soft): full window at the root, cut when alpha >= beta, moves in the game's order; --tt-mb, --order, --pvs, --fast-win add engine features"
+            }
+            Algorithm::Id => {
+                "iterative deepening: alpha-beta to depth 1, 2, 3 ... under --time-ms, the last iteration's line and the table ordering the next; stops once the value is proven"
             }
         }
     }
@@ -137,6 +298,7 @@ impl Algorithm {
         match self {
             Algorithm::Minimax => minimax(game, state, options, observer),
             Algorithm::AlphaBeta => alphabeta(game, state, options, observer),
+            Algorithm::Id => iterative_deepening(game, state, options, None, observer, |_| {}),
         }
     }
 }
@@ -190,12 +352,40 @@ pub fn best_move<G: Game>(game: &G, state: &G::State, options: &SearchOptions) -
     alphabeta(game, state, options, &mut crate::observe::NoObserver).best_move
 }
 
+/// One legal move and what it is worth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveValue<M> {
+    /// The move.
+    pub mv: M,
+    /// The value of the position after it, MAX's view, in game units.
+    pub value: MaxScore,
+    /// With distance-to-end scores, plies from before the move to the end.
+    pub distance: Option<u32>,
+    /// Whether the value is proven rather than estimated.
+    pub proven: bool,
+    /// The principal variation from the position after the move.
+    pub pv: Vec<M>,
+}
+
+impl<M> MoveValue<M> {
+    /// A key that sorts moves best first for `player`: value first, a proof
+    /// above any estimate, then the quicker win or the slower loss.
+    fn rank(&self, player: crate::score::Player) -> i32 {
+        let v = self.value.for_player(player).0;
+        if self.proven && v != 0 {
+            encode_leaf(v, true, self.distance.unwrap_or(0), true)
+        } else {
+            v
+        }
+    }
+}
+
 /// The value of every legal move, best first for the player to move.
 #[derive(Clone, Debug)]
 pub struct Analysis<M> {
-    /// Each legal move with the value of the position after it (MAX's view),
-    /// best first for the player to move; equal values keep the game's order.
-    pub moves: Vec<(M, MaxScore)>,
+    /// Each legal move with its value, best first for the player to move;
+    /// equal moves keep the game's order.
+    pub moves: Vec<MoveValue<M>>,
     /// What the searches cost, summed over the moves.
     pub stats: Stats,
     /// Wall-clock time of all the searches.
@@ -203,7 +393,8 @@ pub struct Analysis<M> {
 }
 
 /// Searches every legal move of `state` with a full window, so that each
-/// value is exact (or exact to `options.depth`).
+/// value is exact (or exact to `options.depth`). With a time limit, each
+/// move gets an equal share.
 pub fn analyze<G: Game>(
     game: &G,
     state: &G::State,
@@ -218,22 +409,30 @@ pub fn analyze<G: Game>(
         game.legal_moves(state, &mut moves);
     }
     let player = game.to_move(state);
+    let share = moves.len().max(1) as u32;
     let child_options = SearchOptions {
         depth: options.depth.map(|d| d.saturating_sub(1)),
         tie_break: TieBreak::First,
+        time_limit: options.time_limit.map(|t| t / share),
+        node_limit: options.node_limit.map(|n| n / u64::from(share)),
+        ..*options
     };
     for &m in &moves {
         let child = game.play(state, m);
         let mut s = Stats::default();
         let out = algorithm.run(game, &child, &child_options, &mut s);
-        stats.nodes += s.nodes;
-        stats.leaves += s.leaves;
-        stats.cutoffs += s.cutoffs;
-        stats.max_ply = stats.max_ply.max(s.max_ply + 1);
-        result.push((m, out.value));
+        s.max_ply += 1;
+        stats.add(&s);
+        result.push(MoveValue {
+            mv: m,
+            value: out.value,
+            distance: out.distance.map(|d| d + 1),
+            proven: out.proven,
+            pv: out.pv,
+        });
     }
     // Best first for the mover; a stable sort keeps equal moves in game order.
-    result.sort_by_key(|&(_, v)| std::cmp::Reverse(v.for_player(player)));
+    result.sort_by_key(|m| std::cmp::Reverse(m.rank(player)));
     Analysis {
         moves: result,
         stats,

@@ -1,0 +1,122 @@
+//! Iterative deepening: alpha-beta to depth 1, then 2, then 3 ... until the
+//! time runs out, the depth limit is reached, or the value is proven.
+//!
+//! It looks wasteful (every iteration repeats the last) but costs little,
+//! since each ply multiplies the tree: the last iteration dominates. And it
+//! pays: each iteration's table and principal variation order the next, so
+//! the deep search prunes far more, and there is always a move ready when
+//! the clock says stop.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::game::Game;
+use crate::observe::{Observer, Stats};
+use crate::search::alphabeta::{Budget, Engine};
+use crate::search::{Outcome, SearchOptions};
+
+/// What one completed iteration found.
+#[derive(Clone, Debug)]
+pub struct Iteration<M> {
+    /// The depth searched.
+    pub depth: u32,
+    /// What it found.
+    pub outcome: Outcome<M>,
+    /// Nodes visited so far, all iterations together.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// A new iteration is not started once this fraction of the time budget is
+/// spent: each one takes several times the last, so it would most likely be
+/// cut off and thrown away.
+const START_FRACTION: f64 = 0.5;
+
+/// Iterative deepening from `state`: returns the outcome of the last
+/// completed iteration (at least depth 1 always completes), and calls
+/// `on_iteration` after each. Stops when the value is proven (the search
+/// never needed its depth limit), at `options.depth`, at
+/// `options.time_limit` or `options.node_limit`, or when `stop` is set.
+pub fn iterative_deepening<G: Game, O: Observer>(
+    game: &G,
+    state: &G::State,
+    options: &SearchOptions,
+    stop: Option<&AtomicBool>,
+    observer: &mut O,
+    mut on_iteration: impl FnMut(&Iteration<G::Move>),
+) -> Outcome<G::Move> {
+    let mut engine = Engine::new(game, options);
+    iterate(&mut engine, game, state, stop, observer, &mut on_iteration)
+}
+
+/// [`iterative_deepening`] with an engine kept by the caller, so the table
+/// and heuristics carry over from one move of a game to the next.
+pub fn iterate<G: Game, O: Observer>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    stop: Option<&AtomicBool>,
+    observer: &mut O,
+    on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+) -> Outcome<G::Move> {
+    let options = *engine.options();
+    let start = Instant::now();
+    let deadline = options.time_limit.map(|t| start + t);
+    let node_limit = options.node_limit.map(|n| engine.nodes + n);
+    let max_depth = options.depth.unwrap_or(u32::MAX);
+    let mut best: Option<Outcome<G::Move>> = None;
+    let start_nodes = engine.nodes;
+    let mut depth = 1;
+    loop {
+        // Depth 1 always runs to the end, so there is always a move.
+        let budget = if best.is_none() {
+            Budget::default()
+        } else {
+            Budget {
+                deadline,
+                nodes: node_limit,
+                stop,
+            }
+        };
+        let Some(outcome) = engine.search(game, state, Some(depth), true, &budget, observer) else {
+            break;
+        };
+        let proven = outcome.proven;
+        let it = Iteration {
+            depth,
+            outcome,
+            nodes: engine.nodes - start_nodes,
+            elapsed: start.elapsed(),
+        };
+        on_iteration(&it);
+        best = Some(it.outcome);
+        if proven || depth >= max_depth || game.is_terminal(state) {
+            break;
+        }
+        if let Some(t) = options.time_limit
+            && start.elapsed().as_secs_f64() > t.as_secs_f64() * START_FRACTION
+        {
+            break;
+        }
+        if node_limit.is_some_and(|n| engine.nodes >= n)
+            || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            break;
+        }
+        depth += 1;
+    }
+    best.expect("depth 1 always completes")
+}
+
+/// Statistics and outcome of an iterative-deepening search, for callers that
+/// want both without writing an observer.
+pub fn iterative_deepening_with_stats<G: Game>(
+    game: &G,
+    state: &G::State,
+    options: &SearchOptions,
+) -> (Outcome<G::Move>, Stats) {
+    let mut stats = Stats::default();
+    let out = iterative_deepening(game, state, options, None, &mut stats, |_| {});
+    (out, stats)
+}
