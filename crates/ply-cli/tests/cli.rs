@@ -191,7 +191,7 @@ fn perft_and_list() {
         .map(|g| g["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["coins", "tictactoe", "tree"]);
-    assert_eq!(l["algorithms"].as_array().unwrap().len(), 2);
+    assert_eq!(l["algorithms"].as_array().unwrap().len(), 3);
 }
 
 #[test]
@@ -245,4 +245,131 @@ fn bad_input_is_a_clear_error() {
     assert!(e.contains("k=5"), "{e}");
     let e = fails(&["perft", "tictactoe", "--depth", "2", "--param", "m"]);
     assert!(e.contains("key=value"), "{e}");
+}
+
+#[test]
+fn engine_solve_reports_distance() {
+    let s = json(&[
+        "solve",
+        "tictactoe",
+        "--position",
+        "XO.X..O..",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(s["best_move"], "4");
+    assert_eq!(s["value"], 1);
+    assert_eq!(s["distance"], 3);
+    assert_eq!(s["proven"], true);
+    assert!(s["stats"]["tt_hits"].is_u64());
+    let s = json(&[
+        "solve",
+        "tictactoe",
+        "--position",
+        "XO.X..O..",
+        "--algo",
+        "alphabeta",
+        "--fast-win",
+        "--json",
+    ]);
+    assert_eq!(
+        (s["best_move"].as_str(), s["distance"].as_u64()),
+        (Some("4"), Some(3))
+    );
+    // Iterative deepening prints a line per depth on stderr, JSON stays clean.
+    let out = ply()
+        .args(["solve", "tictactoe", "--algo", "id", "--json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines().filter(|l| l.starts_with("depth")).count() >= 2,
+        "{err}"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"], 0);
+}
+
+#[test]
+fn compare_agrees_and_ordering_prunes() {
+    let c = json(&["compare", "tictactoe", "--json"]);
+    assert_eq!(c["agree"], true);
+    let s = c["searches"].as_array().unwrap();
+    assert_eq!(s.len(), 6);
+    assert_eq!(s[0]["nodes"], 549_946);
+    assert_eq!(s[1]["nodes"], 18_297);
+    for row in &s[2..5] {
+        assert!(row["nodes"].as_u64() <= s[1]["nodes"].as_u64(), "{row}");
+        assert_eq!(row["value"], 0);
+    }
+    let c = json(&["compare", "tictactoe", "--depth", "3", "--json"]);
+    assert_eq!(c["agree"], true);
+}
+
+#[test]
+fn play_through_standard_input() {
+    // An illegal move, a hint, an undo, then a full game against the engine.
+    let script = "4\n4\n9\nhint\nundo\nfoo\n0\n8\n2\n6\n1\n3\n5\n7\n";
+    let out = ply()
+        .args(["play", "tictactoe", "-q"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("square 4 is taken by X; try again"), "{text}");
+    assert!(text.contains("off the board"), "{text}");
+    assert!(text.contains("hint: "), "{text}");
+    assert!(text.contains("taken back"), "{text}");
+    assert!(text.contains("'foo' is not a square"), "{text}");
+    assert!(text.contains("engine (MIN) plays"), "{text}");
+    // The engine never loses: the game ends in its win or a draw.
+    assert!(
+        text.contains("game over: a draw") || text.contains("game over: MIN"),
+        "{text}"
+    );
+    // Engine against engine is a draw; JSON records the game.
+    let g = json(&["play", "tictactoe", "--human", "none", "--json"]);
+    assert_eq!(
+        (g["over"].as_bool(), g["value"].as_i64()),
+        (Some(true), Some(0))
+    );
+    assert_eq!(g["moves"].as_array().unwrap().len(), 9);
+    // Any game works, in its own notation.
+    let g = json(&[
+        "play",
+        "coins",
+        "--position",
+        "7",
+        "--human",
+        "none",
+        "--json",
+    ]);
+    assert_eq!(
+        g["value"], 1,
+        "7 coins with takes 1,2: the first player wins"
+    );
+    let out = ply()
+        .args(["play", "tree", "-q"])
+        .write_stdin("3\n")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("game over"));
+}
+
+#[test]
+fn bad_engine_flags() {
+    let e = fails(&["solve", "tictactoe", "--algo", "minimax", "--order"]);
+    assert!(e.contains("minimax"), "{e}");
+    let e = fails(&[
+        "solve",
+        "tictactoe",
+        "--algo",
+        "alphabeta",
+        "--time-ms",
+        "5",
+    ]);
+    assert!(e.contains("--time-ms"), "{e}");
+    let e = fails(&["trace", "(1 2)", "--algo", "id"]);
+    assert!(e.contains("minimax or alphabeta"), "{e}");
 }

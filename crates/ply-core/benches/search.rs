@@ -1,6 +1,7 @@
-//! The full tic-tac-toe solve, in nodes per second, for minimax and
-//! alpha-beta, with the no-op observer and with the statistics observer.
-//! The two observers' figures side by side show what observation costs.
+//! The full tic-tac-toe solve, in nodes per second, for minimax, alpha-beta
+//! and iterative deepening (textbook options), with the no-op observer and
+//! with the statistics observer: the two side by side show what observation
+//! costs. Then the engine features on a 4x4 board.
 //!
 //! `cargo bench -p ply-core --bench search`
 
@@ -33,5 +34,28 @@ fn full_solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, full_solve);
+/// The engine features one by one on the 4x4 board with 3 in a row (a
+/// first-player win): nodes per solve are fixed, so throughput compares the
+/// cost per node, and the node counts (printed once) the pruning.
+fn engine_features(c: &mut Criterion) {
+    let g = TicTacToe::new(4, 4, 3).expect("a valid board");
+    let s = g.initial_state();
+    let mut group = c.benchmark_group("mnk-4-4-3-solve");
+    for (algo, opts) in ply_core::search::comparison_set(None, 16)
+        .into_iter()
+        .skip(1)
+    {
+        let name = ply_core::search::describe(algo, &opts);
+        let mut stats = Stats::default();
+        algo.run(&g, &s, &opts, &mut stats);
+        eprintln!("{name}: {} nodes", stats.nodes);
+        group.throughput(Throughput::Elements(stats.nodes));
+        group.bench_function(name, |b| {
+            b.iter(|| algo.run(&g, black_box(&s), &opts, &mut NoObserver).value)
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, full_solve, engine_features);
 criterion_main!(benches);

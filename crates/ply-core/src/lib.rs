@@ -23,7 +23,7 @@ pub mod play;
 pub mod score;
 pub mod search;
 
-pub use game::{Game, MoveError, Notation, ParseError, play_moves};
+pub use game::{Game, MoveError, Notation, ParseError, play_moves, sort_by_priority};
 pub use score::{MaxScore, MoverScore, Player, Window};
 
 /// The names most programs need: `use ply_core::prelude::*;`.

@@ -87,11 +87,11 @@ proptest! {
         let g = TicTacToe::classic();
         let s = random_position(&g, seed, plies);
         prop_assume!(!g.is_terminal(&s));
-        let opts = SearchOptions { depth: None, tie_break: TieBreak::Random(tie) };
+        let opts = SearchOptions { tie_break: TieBreak::Random(tie), ..SearchOptions::exact() };
         let out = alphabeta(&g, &s, &opts, &mut NoObserver);
         let a = analyze(&g, &s, Algorithm::Minimax, &SearchOptions::exact());
-        let best = a.moves[0].1;
-        let chosen = a.moves.iter().find(|(m, _)| Some(*m) == out.best_move).unwrap().1;
+        let best = a.moves[0].value;
+        let chosen = a.moves.iter().find(|m| Some(m.mv) == out.best_move).unwrap().value;
         prop_assert_eq!(chosen, best);
         prop_assert_eq!(out.value, best);
     }

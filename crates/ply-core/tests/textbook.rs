@@ -54,7 +54,7 @@ fn fork_position_analysis() {
     let s = g.parse_position("XO.X..O..").unwrap();
     for algo in Algorithm::ALL {
         let a = analyze(&g, &s, algo, &SearchOptions::exact());
-        let values: Vec<(u8, i32)> = a.moves.iter().map(|&(m, v)| (m, v.0)).collect();
+        let values: Vec<(u8, i32)> = a.moves.iter().map(|m| (m.mv, m.value.0)).collect();
         assert_eq!(
             values,
             vec![(4, 1), (7, 0), (2, -1), (5, -1), (8, -1)],
@@ -142,8 +142,8 @@ fn random_tie_break_is_seeded_and_among_the_best() {
     let mut seen = std::collections::BTreeSet::new();
     for seed in 0..40 {
         let opts = SearchOptions {
-            depth: None,
             tie_break: TieBreak::Random(seed),
+            ..SearchOptions::exact()
         };
         let a = alphabeta(&g, &s, &opts, &mut NoObserver);
         let m = minimax(&g, &s, &opts, &mut NoObserver);
@@ -163,8 +163,8 @@ fn random_tie_break_is_seeded_and_among_the_best() {
     let f = g.parse_position("XO.X..O..").unwrap();
     for seed in 0..10 {
         let opts = SearchOptions {
-            depth: None,
             tie_break: TieBreak::Random(seed),
+            ..SearchOptions::exact()
         };
         assert_eq!(alphabeta(&g, &f, &opts, &mut NoObserver).best_move, Some(4));
     }

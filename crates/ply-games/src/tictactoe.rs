@@ -6,7 +6,7 @@
 //! moves first, so the player to move follows from the counts. Squares are
 //! numbered row by row from 0 (top-left) and a move is a square number.
 
-use ply_core::{Game, MaxScore, Notation, ParseError, Player};
+use ply_core::{Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
 
 use crate::params::{Params, SetupError};
 
@@ -360,7 +360,7 @@ impl Game for TicTacToe {
             }
             p
         };
-        moves.sort_by_key(|&m| std::cmp::Reverse(priority(m)));
+        sort_by_priority(moves, priority);
     }
 
     fn history_slots(&self) -> usize {

@@ -26,7 +26,11 @@ pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
     if !proven {
         return "estimate, evaluation units, MAX's view".to_string();
     }
-    let when = distance.map_or(String::new(), |d| format!(" in {d} plies"));
+    let when = match distance {
+        Some(1) => " in 1 ply".to_string(),
+        Some(d) => format!(" in {d} plies"),
+        None => String::new(),
+    };
     match value.0.signum() {
         1 => format!("MAX (the first player) wins{when}"),
         -1 => format!("MIN (the second player) wins{when}"),

@@ -21,11 +21,10 @@
 //! Internally every value is a [`MoverScore`]; the observer sees MAX-view
 //! values and windows through the one conversion in [`crate::score`].
 
-use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::game::Game;
+use crate::game::{Game, sort_by_priority};
 use crate::observe::Observer;
 use crate::score::{MoverScore, Window, distance_to_node, distance_to_root};
 use crate::search::tt::{Bound, COMPLETE, TransTable};
@@ -205,7 +204,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             Some(Window::from_mover(alpha, beta, player)),
         );
         self.engine.nodes += 1;
-        if self.engine.nodes % CHECK_INTERVAL == 0 {
+        if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
             self.check_budget();
         }
         if self.aborted {
@@ -388,8 +387,9 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             // History heuristic: moves that often refuted elsewhere, first.
             if !self.engine.history.is_empty() {
                 let history = &self.engine.history;
-                moves.sort_by_key(|&m| {
-                    Reverse(game.history_slot(state, m).map_or(0, |i| history[i]))
+                sort_by_priority(moves, |m| {
+                    game.history_slot(state, m)
+                        .map_or(0, |i| history[i].min(i32::MAX as u32) as i32)
                 });
             }
             // Killer moves: what refuted a sibling at this ply probably refutes here.
