@@ -67,6 +67,10 @@ pub enum AlgoArg {
     Alphabeta,
     /// Iterative deepening under --time-ms, with a table (64 MiB unless --tt-mb).
     Id,
+    /// Expectiminimax, for games with chance (--star1 prunes chance nodes).
+    Expectiminimax,
+    /// Monte Carlo tree search (UCT): --iterations, --seed, --c, --threads.
+    Mcts,
 }
 
 /// How to search.
@@ -98,9 +102,22 @@ pub struct SearchArgs {
     #[arg(long)]
     pub fast_win: bool,
     /// Break ties between equally good moves at random with this seed
-    /// (default: the first in move order).
+    /// (default: the first in move order); the seed of MCTS (default 1) and
+    /// of the dice in play.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// MCTS iterations (a move, in play).
+    #[arg(long, default_value_t = 10_000)]
+    pub iterations: u64,
+    /// The MCTS exploration constant c in w/n + c*sqrt(ln N / n).
+    #[arg(long, default_value_t = std::f64::consts::SQRT_2)]
+    pub c: f64,
+    /// MCTS threads (root parallelism: one tree each, visits summed).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Expectiminimax: prune chance nodes with Star1 (needs value bounds).
+    #[arg(long)]
+    pub star1: bool,
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -151,9 +168,13 @@ pub struct PlayArgs {
 pub struct TraceArgs {
     /// The tree, e.g. "((3 5 7) (2 9 1))": nested parentheses, integer leaves.
     pub tree: String,
-    /// The search to trace: minimax or alphabeta.
-    #[arg(long, value_enum, default_value = "alphabeta")]
-    pub algo: AlgoArg,
+    /// The search to trace: minimax, alphabeta, or expectiminimax (trees
+    /// with chance nodes `[p1 child1 p2 child2 ...]`; the default for them).
+    #[arg(long, value_enum)]
+    pub algo: Option<AlgoArg>,
+    /// Expectiminimax: prune chance nodes with Star1.
+    #[arg(long)]
+    pub star1: bool,
     /// Print JSON instead of a table.
     #[arg(long, conflicts_with = "dot")]
     pub json: bool,

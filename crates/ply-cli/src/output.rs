@@ -64,6 +64,18 @@ pub fn score_json(v: MaxScore) -> Value {
     }
 }
 
+/// A JSON number for an `f64` value: an integer when it is one, "+inf" or
+/// "-inf" for the infinities.
+pub fn num_json(v: f64) -> Value {
+    if v.is_infinite() {
+        json!(if v > 0.0 { "+inf" } else { "-inf" })
+    } else if v.fract() == 0.0 && v.abs() < 9e15 {
+        json!(v as i64)
+    } else {
+        json!((v * 1e9).round() / 1e9)
+    }
+}
+
 /// Writes a count with thousands separators.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();

@@ -190,8 +190,17 @@ fn perft_and_list() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["coins", "tictactoe", "tree"]);
-    assert_eq!(l["algorithms"].as_array().unwrap().len(), 3);
+    assert_eq!(names, ["coins", "tictactoe", "tree", "pig"]);
+    let algos: Vec<&str> = l["algorithms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        algos,
+        ["minimax", "alphabeta", "id", "expectiminimax", "mcts"]
+    );
 }
 
 #[test]
@@ -371,5 +380,178 @@ fn bad_engine_flags() {
     ]);
     assert!(e.contains("--time-ms"), "{e}");
     let e = fails(&["trace", "(1 2)", "--algo", "id"]);
-    assert!(e.contains("minimax or alphabeta"), "{e}");
+    assert!(e.contains("minimax, alphabeta or expectiminimax"), "{e}");
+}
+
+#[test]
+fn expectiminimax_on_chance_trees() {
+    let t = json(&[
+        "trace",
+        "[0.5 (3 12) 0.5 (2 4)]",
+        "--algo",
+        "expectiminimax",
+        "--json",
+    ]);
+    assert_eq!(t["value"], 8);
+    // Chance trees default to expectiminimax; values can be fractional.
+    let t = json(&["trace", "([0.25 4 0.75 (8 0)] 1)", "--json"]);
+    assert_eq!(t["value"], 1.0);
+    let t = json(&["trace", "([0.25 4 0.75 (8 2)] 1)", "--json"]);
+    assert_eq!(t["value"], 2.5);
+    let steps = t["steps"].as_array().unwrap();
+    assert!(
+        steps
+            .iter()
+            .any(|s| s["player"] == "CHANCE" && s["probability"] == 0.75)
+    );
+    // Star1 prunes: leaves in [0, 10], after 1 at p=0.5 the node cannot beat 6.
+    let t = json(&["trace", "((6 7) [0.5 1 0.5 (10 0)])", "--star1", "--json"]);
+    assert_eq!(t["value"], 6);
+    assert_eq!(t["pruned"], serde_json::json!(["2.2.1", "2.2.2"]));
+    let s = json(&[
+        "solve",
+        "tree",
+        "--position",
+        "[0.5 (3 12) 0.5 (2 4)]",
+        "--json",
+    ]);
+    assert_eq!(s["value"], 8);
+}
+
+#[test]
+fn bad_chance_trees() {
+    let e = fails(&["trace", "[0.5 1 0.4 2]"]);
+    assert!(e.contains("column 1") && e.contains("sum to 0.9"), "{e}");
+    let e = fails(&["trace", "(1 [-0.5 1 1.5 2])"]);
+    assert!(e.contains("column 5") && e.contains("negative"), "{e}");
+    let e = fails(&["trace", "(1 [])"]);
+    assert!(
+        e.contains("column 4") && e.contains("empty chance node"),
+        "{e}"
+    );
+    let e = fails(&["trace", "[0.5 (1 2) 0.5]"]);
+    assert!(e.contains("column 15") && e.contains("no child"), "{e}");
+    let e = fails(&["trace", "[0.5 (1 2) 0.5 (3 4)]", "--algo", "alphabeta"]);
+    assert!(e.contains("chance"), "{e}");
+    let e = fails(&["solve", "pig", "--algo", "alphabeta"]);
+    assert!(e.contains("expectiminimax"), "{e}");
+}
+
+#[test]
+fn mcts_from_the_command_line() {
+    let a = json(&[
+        "analyze",
+        "tictactoe",
+        "--position",
+        "XO.X..O..",
+        "--algo",
+        "mcts",
+        "--iterations",
+        "3000",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["move"], "4");
+    let total: u64 = moves.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
+    assert_eq!(total, 3000);
+    assert!(
+        moves
+            .iter()
+            .all(|m| (0.0..=1.0).contains(&m["mean"].as_f64().unwrap()))
+    );
+    let again = json(&[
+        "analyze",
+        "tictactoe",
+        "--position",
+        "XO.X..O..",
+        "--algo",
+        "mcts",
+        "--iterations",
+        "3000",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(a["moves"], again["moves"], "a seed reproduces a run");
+    let s = json(&[
+        "solve",
+        "tictactoe",
+        "--algo",
+        "mcts",
+        "--iterations",
+        "4000",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(s["stats"]["iterations"], 4000);
+    // The board shows visit counts in the squares.
+    let out = ply()
+        .args([
+            "analyze",
+            "tictactoe",
+            "--position",
+            "XO.X..O..",
+            "--algo",
+            "mcts",
+            "--iterations",
+            "500",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("how often MCTS visited"));
+    let g = json(&[
+        "play",
+        "tictactoe",
+        "--human",
+        "none",
+        "--algo",
+        "mcts",
+        "--iterations",
+        "20000",
+        "--json",
+    ]);
+    assert_eq!(g["value"], 0, "MCTS against itself draws");
+}
+
+#[test]
+fn pig_from_the_command_line() {
+    let a = json(&["analyze", "pig", "--position", "35-20+12", "--json"]);
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    for m in moves {
+        let p = m["win_probability"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p));
+    }
+    // Reaching 100 needs only 8 more: holding is certain to come later,
+    // rolling risks little; both are estimated above one half.
+    let s = json(&["solve", "pig", "--position", "92-50", "--json"]);
+    assert_eq!(s["best_move"], "roll");
+    assert!(s["win_probability"].as_f64().unwrap() > 0.5);
+    let g = json(&[
+        "play",
+        "pig",
+        "--param",
+        "target=20",
+        "--human",
+        "none",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(g["over"], true);
+    let out = ply()
+        .args(["play", "pig", "--seed", "1", "-q"])
+        .write_stdin("roll\nhold\nbogus\nquit\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("chance: "), "{text}");
+    let e = fails(&["solve", "pig", "--position", "35-20+x"]);
+    assert!(e.contains("column 7"), "{e}");
+    let e = fails(&["solve", "pig", "--param", "target=1"]);
+    assert!(e.contains("target"), "{e}");
 }

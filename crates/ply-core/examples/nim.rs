@@ -205,9 +205,9 @@ fn main() {
             "  {:<7} {:<8} {} {:<12} value {}",
             step.kind.name(),
             node,
-            step.player,
+            step.node.name(),
             window,
-            step.value
+            ply_core::observe::value_text(step.value)
         );
     }
 }

@@ -125,3 +125,31 @@ pub fn leaf_paths<G: Game>(game: &G, state: &G::State, depth: Option<u32>) -> Ve
     rec(game, state, depth, &mut Vec::new(), &mut out);
     out
 }
+
+/// Whether a chance node is reachable from `state` within the first
+/// `max_nodes` positions of a depth-first walk (a conservative "maybe" when
+/// the walk is cut short: it then answers `true` if the game has chance at all).
+pub fn reaches_chance<G: Game>(game: &G, state: &G::State, max_nodes: usize) -> bool {
+    if !G::HAS_CHANCE {
+        return false;
+    }
+    let mut stack = vec![state.clone()];
+    let mut seen = 0;
+    let mut moves = Vec::new();
+    while let Some(s) = stack.pop() {
+        if game.is_chance(&s) {
+            return true;
+        }
+        seen += 1;
+        if seen > max_nodes {
+            return true;
+        }
+        if game.is_terminal(&s) {
+            continue;
+        }
+        moves.clear();
+        game.legal_moves(&s, &mut moves);
+        stack.extend(moves.iter().map(|&m| game.play(&s, m)));
+    }
+    false
+}

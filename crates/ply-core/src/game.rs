@@ -19,13 +19,14 @@ use crate::score::{MaxScore, Player};
 /// [`hash_key`](Game::hash_key), [`order_moves`](Game::order_moves)) have
 /// defaults that are always correct; a game overrides them to search faster or
 /// deeper, never to change what a search proves.
-pub trait Game {
+pub trait Game: Sync {
     /// A position, including whatever decides the player to move.
     ///
-    /// `Eq + Hash` let ply count distinct positions and key tables on them.
-    type State: Clone + Eq + Hash + fmt::Debug;
+    /// `Eq + Hash` let ply count distinct positions and key tables on them;
+    /// `Send + Sync` let several threads search one position.
+    type State: Clone + Eq + Hash + fmt::Debug + Send + Sync;
     /// A move. Small and `Copy`: searches keep lists of them.
-    type Move: Copy + Eq + fmt::Debug;
+    type Move: Copy + Eq + fmt::Debug + Send + Sync;
 
     /// The position a game starts from.
     fn initial_state(&self) -> Self::State;
@@ -80,6 +81,36 @@ pub trait Game {
     /// a stable sort by the game's own priority keeps history's order among
     /// moves the game ranks equal.
     fn order_moves(&self, _state: &Self::State, _moves: &mut [Self::Move]) {}
+
+    /// Whether any state of this game can be a chance node. Lets tools
+    /// reject searches that cannot handle chance before they start.
+    const HAS_CHANCE: bool = false;
+
+    /// Whether nature moves in `state` (a die roll, a card dealt) rather
+    /// than a player. At a chance node [`Game::legal_moves`] lists the
+    /// outcomes and [`Game::chance_outcomes`] gives their probabilities;
+    /// [`Game::to_move`] names the player who moves after the outcome.
+    fn is_chance(&self, _state: &Self::State) -> bool {
+        false
+    }
+
+    /// The outcomes of a chance node with their probabilities (f64, summing
+    /// to 1), in the order of [`Game::legal_moves`]. Appends nothing elsewhere.
+    fn chance_outcomes(&self, _state: &Self::State, _outcomes: &mut Vec<(Self::Move, f64)>) {}
+
+    /// The move a Monte Carlo playout makes in `state`, as an index into
+    /// `moves` (its legal moves), given a uniformly random 64-bit number.
+    /// The default is uniform; a game may bias playouts toward sensible moves.
+    fn playout_choice(&self, _state: &Self::State, moves: &[Self::Move], random: u64) -> usize {
+        ((u128::from(random) * moves.len() as u128) >> 64) as usize
+    }
+
+    /// Bounds on every value a search of `state` can meet, MAX's view: on
+    /// utilities when `exact`, else on evaluations too. Star1 pruning at
+    /// chance nodes needs them; `None` (the default) switches it off.
+    fn value_bounds(&self, _state: &Self::State, _exact: bool) -> Option<(MaxScore, MaxScore)> {
+        None
+    }
 
     /// The number of history-heuristic slots [`Game::history_slot`] maps
     /// moves into; 0 (the default) turns the history heuristic off.
@@ -211,6 +242,13 @@ pub trait Notation: Game {
     /// A picture of the position for a terminal: a board, or the notation.
     fn draw(&self, state: &Self::State) -> String {
         self.format_position(state)
+    }
+
+    /// The probability that MAX (the first player) wins, read from a value
+    /// of this game's evaluation (MAX's view), for games whose evaluation is
+    /// a win-probability estimate. `None` (the default) for the others.
+    fn win_probability(&self, _value: f64) -> Option<f64> {
+        None
     }
 
     /// A picture of the position with a short note on each of some moves

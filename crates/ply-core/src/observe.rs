@@ -61,6 +61,69 @@ pub trait Observer {
     /// The node at `ply` returns at once on what the table remembered.
     #[inline(always)]
     fn tt_cutoff(&mut self, ply: u32) {}
+
+    /// Expectiminimax enters a node: a player's, or a chance node. Its values
+    /// are probability-weighted means, hence `f64` in the events below.
+    #[inline(always)]
+    fn x_enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind) {}
+
+    /// Expectiminimax scores a leaf.
+    #[inline(always)]
+    fn x_leaf(&mut self, ply: u32, value: f64, terminal: bool) {}
+
+    /// Expectiminimax: child `index` of the node at `ply` returned `child`
+    /// (with probability `probability` at a chance node); the node's value
+    /// so far is `so_far` (at a chance node, the weighted sum so far).
+    #[inline(always)]
+    fn x_child(
+        &mut self,
+        ply: u32,
+        index: usize,
+        child: f64,
+        probability: Option<f64>,
+        so_far: f64,
+    ) {
+    }
+
+    /// Expectiminimax prunes the `remaining` children of the node at `ply`
+    /// after child `index` (Star1: the bounds already decide the node).
+    #[inline(always)]
+    fn x_cutoff(&mut self, ply: u32, index: usize, remaining: usize) {}
+
+    /// Expectiminimax: the node at `ply` returns `value`.
+    #[inline(always)]
+    fn x_exit(&mut self, ply: u32, value: f64) {}
+}
+
+/// What kind of node an event is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// MAX chooses.
+    Max,
+    /// MIN chooses.
+    Min,
+    /// Nature chooses, by probability.
+    Chance,
+}
+
+impl NodeKind {
+    /// "MAX", "MIN" or "CHANCE".
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeKind::Max => "MAX",
+            NodeKind::Min => "MIN",
+            NodeKind::Chance => "CHANCE",
+        }
+    }
+}
+
+impl From<Player> for NodeKind {
+    fn from(p: Player) -> NodeKind {
+        match p {
+            Player::Max => NodeKind::Max,
+            Player::Min => NodeKind::Min,
+        }
+    }
 }
 
 /// The observer that observes nothing: the search at full speed.
@@ -113,6 +176,38 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.0.tt_cutoff(ply);
         self.1.tt_cutoff(ply);
     }
+    #[inline(always)]
+    fn x_enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind) {
+        self.0.x_enter(ply, index, node);
+        self.1.x_enter(ply, index, node);
+    }
+    #[inline(always)]
+    fn x_leaf(&mut self, ply: u32, value: f64, terminal: bool) {
+        self.0.x_leaf(ply, value, terminal);
+        self.1.x_leaf(ply, value, terminal);
+    }
+    #[inline(always)]
+    fn x_child(
+        &mut self,
+        ply: u32,
+        index: usize,
+        child: f64,
+        probability: Option<f64>,
+        so_far: f64,
+    ) {
+        self.0.x_child(ply, index, child, probability, so_far);
+        self.1.x_child(ply, index, child, probability, so_far);
+    }
+    #[inline(always)]
+    fn x_cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
+        self.0.x_cutoff(ply, index, remaining);
+        self.1.x_cutoff(ply, index, remaining);
+    }
+    #[inline(always)]
+    fn x_exit(&mut self, ply: u32, value: f64) {
+        self.0.x_exit(ply, value);
+        self.1.x_exit(ply, value);
+    }
 }
 
 impl<O: Observer + ?Sized> Observer for &mut O {
@@ -150,6 +245,33 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     #[inline(always)]
     fn tt_cutoff(&mut self, ply: u32) {
         (**self).tt_cutoff(ply);
+    }
+    #[inline(always)]
+    fn x_enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind) {
+        (**self).x_enter(ply, index, node);
+    }
+    #[inline(always)]
+    fn x_leaf(&mut self, ply: u32, value: f64, terminal: bool) {
+        (**self).x_leaf(ply, value, terminal);
+    }
+    #[inline(always)]
+    fn x_child(
+        &mut self,
+        ply: u32,
+        index: usize,
+        child: f64,
+        probability: Option<f64>,
+        so_far: f64,
+    ) {
+        (**self).x_child(ply, index, child, probability, so_far);
+    }
+    #[inline(always)]
+    fn x_cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
+        (**self).x_cutoff(ply, index, remaining);
+    }
+    #[inline(always)]
+    fn x_exit(&mut self, ply: u32, value: f64) {
+        (**self).x_exit(ply, value);
     }
 }
 
@@ -210,6 +332,19 @@ impl Observer for Stats {
     fn tt_cutoff(&mut self, _: u32) {
         self.tt_cutoffs += 1;
     }
+    #[inline(always)]
+    fn x_enter(&mut self, ply: u32, _: Option<usize>, _: NodeKind) {
+        self.nodes += 1;
+        self.max_ply = self.max_ply.max(ply);
+    }
+    #[inline(always)]
+    fn x_leaf(&mut self, _: u32, _: f64, _: bool) {
+        self.leaves += 1;
+    }
+    #[inline(always)]
+    fn x_cutoff(&mut self, _: u32, _: usize, _: usize) {
+        self.cutoffs += 1;
+    }
 }
 
 /// Names a node by the 1-based indices of the children on its path from the
@@ -254,31 +389,42 @@ impl StepKind {
     }
 }
 
-/// One row of a trace.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One row of a trace. Values are `f64` so that one trace serves minimax,
+/// alpha-beta (integers) and expectiminimax (probability-weighted means);
+/// the infinities of an empty node are `f64` infinities.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Step {
     /// What happened.
     pub kind: StepKind,
     /// The node it happened at, as a [`path_name`].
     pub path: String,
-    /// The player to move at that node.
-    pub player: Player,
+    /// Who chooses at that node.
+    pub node: NodeKind,
     /// The node's window after the step (MAX's view), if the search has one.
     pub window: Option<Window>,
     /// The node's value so far (its returned value on `Return` and `Leaf`).
-    pub value: MaxScore,
-    /// For `Update`: the child's path and value. For `Cutoff`: how many
-    /// children were pruned.
-    pub child: Option<(String, MaxScore)>,
+    pub value: f64,
+    /// For `Update`: the child's path, value, and probability at a chance node.
+    pub child: Option<(String, f64, Option<f64>)>,
     /// For `Cutoff`: the number of children left untried.
     pub pruned: usize,
 }
 
+/// An `f64` for a MAX-view score, infinities included.
+pub fn score_f64(v: MaxScore) -> f64 {
+    if v.0 >= crate::score::INF {
+        f64::INFINITY
+    } else if v.0 <= -crate::score::INF {
+        f64::NEG_INFINITY
+    } else {
+        f64::from(v.0)
+    }
+}
+
 struct Frame {
-    player: Player,
-    path_len: usize,
+    node: NodeKind,
     window: Option<Window>,
-    best: MaxScore,
+    best: f64,
 }
 
 /// Records a search step by step: the rows of a trace table, the leaves
@@ -291,7 +437,7 @@ pub struct Trace {
     /// The paths of the leaves scored, in the order they were scored.
     pub evaluated: Vec<String>,
     /// The value each visited node returned, by path.
-    pub values: HashMap<String, MaxScore>,
+    pub values: HashMap<String, f64>,
     path: Vec<usize>,
     frames: Vec<Frame>,
 }
@@ -305,24 +451,21 @@ impl Trace {
     fn current(&self) -> String {
         path_name(&self.path)
     }
-}
 
-impl Observer for Trace {
-    fn enter(&mut self, _ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
+    fn on_enter(&mut self, index: Option<usize>, node: NodeKind, window: Option<Window>) {
         if let Some(i) = index {
             self.path.push(i);
         }
-        let best = MaxScore::worst_for(player);
-        self.frames.push(Frame {
-            player,
-            path_len: self.path.len(),
-            window,
-            best,
-        });
+        let best = match node {
+            NodeKind::Max => f64::NEG_INFINITY,
+            NodeKind::Min => f64::INFINITY,
+            NodeKind::Chance => 0.0,
+        };
+        self.frames.push(Frame { node, window, best });
         self.steps.push(Step {
             kind: StepKind::Enter,
             path: self.current(),
-            player,
+            node,
             window,
             value: best,
             child: None,
@@ -330,7 +473,7 @@ impl Observer for Trace {
         });
     }
 
-    fn leaf(&mut self, _ply: u32, value: MaxScore, _terminal: bool) {
+    fn on_leaf(&mut self, value: f64) {
         // A leaf's enter row becomes its leaf row: one line per leaf.
         if let Some(last) = self.steps.last_mut() {
             last.kind = StepKind::Leaf;
@@ -342,12 +485,12 @@ impl Observer for Trace {
         self.evaluated.push(self.current());
     }
 
-    fn child_value(
+    fn on_child(
         &mut self,
-        _ply: u32,
         index: usize,
-        child: MaxScore,
-        best: MaxScore,
+        child: f64,
+        probability: Option<f64>,
+        best: f64,
         window: Option<Window>,
     ) {
         let Some(f) = self.frames.last_mut() else {
@@ -355,28 +498,28 @@ impl Observer for Trace {
         };
         f.best = best;
         f.window = window;
-        let player = f.player;
+        let node = f.node;
         let mut child_path = self.path.clone();
         child_path.push(index);
         self.steps.push(Step {
             kind: StepKind::Update,
             path: self.current(),
-            player,
+            node,
             window,
             value: best,
-            child: Some((path_name(&child_path), child)),
+            child: Some((path_name(&child_path), child, probability)),
             pruned: 0,
         });
     }
 
-    fn cutoff(&mut self, _ply: u32, _index: usize, remaining: usize) {
+    fn on_cutoff(&mut self, remaining: usize) {
         let Some(f) = self.frames.last() else {
             return;
         };
         let step = Step {
             kind: StepKind::Cutoff,
             path: self.current(),
-            player: f.player,
+            node: f.node,
             window: f.window,
             value: f.best,
             child: None,
@@ -385,7 +528,7 @@ impl Observer for Trace {
         self.steps.push(step);
     }
 
-    fn exit(&mut self, _ply: u32, value: MaxScore) {
+    fn on_exit(&mut self, value: f64) {
         let Some(f) = self.frames.pop() else {
             return;
         };
@@ -399,22 +542,84 @@ impl Observer for Trace {
             self.steps.push(Step {
                 kind: StepKind::Return,
                 path,
-                player: f.player,
+                node: f.node,
                 window: f.window,
                 value,
                 child: None,
                 pruned: 0,
             });
         }
-        debug_assert_eq!(f.path_len, self.path.len());
         self.path.pop();
+    }
+}
+
+impl Observer for Trace {
+    fn enter(&mut self, _ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
+        self.on_enter(index, player.into(), window);
+    }
+    fn leaf(&mut self, _ply: u32, value: MaxScore, _terminal: bool) {
+        self.on_leaf(score_f64(value));
+    }
+    fn child_value(
+        &mut self,
+        _ply: u32,
+        index: usize,
+        child: MaxScore,
+        best: MaxScore,
+        window: Option<Window>,
+    ) {
+        self.on_child(index, score_f64(child), None, score_f64(best), window);
+    }
+    fn cutoff(&mut self, _ply: u32, _index: usize, remaining: usize) {
+        self.on_cutoff(remaining);
+    }
+    fn exit(&mut self, _ply: u32, value: MaxScore) {
+        self.on_exit(score_f64(value));
+    }
+    fn x_enter(&mut self, _ply: u32, index: Option<usize>, node: NodeKind) {
+        self.on_enter(index, node, None);
+    }
+    fn x_leaf(&mut self, _ply: u32, value: f64, _terminal: bool) {
+        self.on_leaf(value);
+    }
+    fn x_child(
+        &mut self,
+        _ply: u32,
+        index: usize,
+        child: f64,
+        probability: Option<f64>,
+        so_far: f64,
+    ) {
+        self.on_child(index, child, probability, so_far, None);
+    }
+    fn x_cutoff(&mut self, _ply: u32, _index: usize, remaining: usize) {
+        self.on_cutoff(remaining);
+    }
+    fn x_exit(&mut self, _ply: u32, value: f64) {
+        self.on_exit(value);
+    }
+}
+
+/// A value for people: integers without decimals, others to 4 places,
+/// infinities as `+inf`/`-inf`.
+pub fn value_text(v: f64) -> String {
+    if v == f64::INFINITY {
+        "+inf".into()
+    } else if v == f64::NEG_INFINITY {
+        "-inf".into()
+    } else if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        let s = format!("{v:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
 /// Draws the tree below `state` as Graphviz DOT, with the values a traced
 /// search returned at the nodes it visited. Nodes and edges it never visited
 /// (pruned) are drawn dashed and grey, leaves with their utility in grey.
-/// MAX nodes are triangles pointing up, MIN nodes pointing down, leaves boxes.
+/// MAX nodes are triangles pointing up, MIN nodes pointing down, chance
+/// nodes circles (edges labelled with probabilities), leaves boxes.
 /// Walks the whole tree: for the small trees a learner traces.
 pub fn tree_dot<G: crate::game::Game>(game: &G, state: &G::State, trace: &Trace) -> String {
     fn id(path: &[usize]) -> String {
@@ -436,6 +641,8 @@ pub fn tree_dot<G: crate::game::Game>(game: &G, state: &G::State, trace: &Trace)
         let terminal = game.is_terminal(state);
         let shape = if terminal {
             "box"
+        } else if game.is_chance(state) {
+            "circle"
         } else {
             match game.to_move(state) {
                 Player::Max => "triangle",
@@ -443,7 +650,7 @@ pub fn tree_dot<G: crate::game::Game>(game: &G, state: &G::State, trace: &Trace)
             }
         };
         let label = match (visited, terminal) {
-            (Some(v), _) => v.to_string(),
+            (Some(v), _) => value_text(v),
             (None, true) => game.utility(state).to_string(),
             (None, false) => String::new(),
         };
@@ -463,16 +670,25 @@ pub fn tree_dot<G: crate::game::Game>(game: &G, state: &G::State, trace: &Trace)
             id(path)
         );
         let mut moves = Vec::new();
+        let mut outcomes = Vec::new();
         if !terminal {
             game.legal_moves(state, &mut moves);
+            game.chance_outcomes(state, &mut outcomes);
         }
         for (i, &m) in moves.iter().enumerate() {
             path.push(i);
             let child_visited = trace.values.contains_key(&path_name(path));
-            let edge_style = if child_visited {
+            let mut attrs = Vec::new();
+            if let Some((_, p)) = outcomes.get(i) {
+                attrs.push(format!("label=\"{}\"", value_text(*p)));
+            }
+            if !child_visited {
+                attrs.push("style=dashed, color=grey".to_string());
+            }
+            let edge_style = if attrs.is_empty() {
                 String::new()
             } else {
-                " [style=dashed, color=grey]".to_string()
+                format!(" [{}]", attrs.join(", "))
             };
             let parent = id(&path[..path.len() - 1]);
             let _ = writeln!(out, "  {parent} -> {}{edge_style};", id(path));

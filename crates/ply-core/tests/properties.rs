@@ -110,3 +110,105 @@ proptest! {
         compare(&g, &s, &SearchOptions::depth(3))?;
     }
 }
+
+/// A random tree with chance nodes: `[p1 c1 p2 c2 ...]` with probabilities
+/// from random weights (written to 3 decimals, the last one closing the sum).
+fn chance_tree_text() -> impl Strategy<Value = String> {
+    let leaf = (-20i32..20).prop_map(|v| v.to_string());
+    leaf.prop_recursive(5, 120, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 1..4).prop_map(|c| format!("({})", c.join(" "))),
+            prop::collection::vec((1u32..10, inner), 1..4).prop_map(|c| {
+                let total: u32 = c.iter().map(|(w, _)| w).sum();
+                let mut left = 1000u32;
+                let mut parts = Vec::new();
+                for (i, (w, child)) in c.iter().enumerate() {
+                    let p = if i + 1 == c.len() {
+                        left
+                    } else {
+                        w * 1000 / total
+                    };
+                    left -= p;
+                    parts.push(format!("{}.{:03} {child}", p / 1000, p % 1000));
+                }
+                format!("[{}]", parts.join(" "))
+            }),
+        ]
+    })
+}
+
+/// Expectiminimax by its definition, straight from the tree: the oracle.
+fn expect_oracle(s: &ply_games::tree::TreeState) -> f64 {
+    let g = Tree;
+    if g.is_terminal(s) {
+        return f64::from(g.utility(s).0);
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(s, &mut moves);
+    if g.is_chance(s) {
+        let mut outcomes = Vec::new();
+        g.chance_outcomes(s, &mut outcomes);
+        return outcomes
+            .iter()
+            .map(|&(m, p)| p * expect_oracle(&g.play(s, m)))
+            .sum();
+    }
+    let values = moves.iter().map(|&m| expect_oracle(&g.play(s, m)));
+    match g.to_move(s) {
+        Player::Max => values.fold(f64::NEG_INFINITY, f64::max),
+        Player::Min => values.fold(f64::INFINITY, f64::min),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn expectiminimax_and_star1_on_random_chance_trees(text in chance_tree_text()) {
+        use ply_core::search::expectiminimax;
+        let s = Tree.parse_position(&text).unwrap();
+        let oracle = expect_oracle(&s);
+        let (mut a, mut b) = (Stats::default(), Stats::default());
+        let plain = expectiminimax(&Tree, &s, &SearchOptions::exact(), false, &mut a);
+        let star = expectiminimax(&Tree, &s, &SearchOptions::exact(), true, &mut b);
+        prop_assert!((plain.value - oracle).abs() < 1e-9, "{} vs {oracle}", plain.value);
+        prop_assert!((star.value - oracle).abs() < 1e-9, "star1 {} vs {oracle}", star.value);
+        prop_assert!(b.nodes <= a.nodes, "star1 {} > plain {}", b.nodes, a.nodes);
+    }
+
+    #[test]
+    fn expectiminimax_is_minimax_without_chance(text in tree_text()) {
+        use ply_core::search::expectiminimax;
+        let s = Tree.parse_position(&text).unwrap();
+        let m = minimax(&Tree, &s, &SearchOptions::exact(), &mut NoObserver);
+        let e = expectiminimax(&Tree, &s, &SearchOptions::exact(), true, &mut NoObserver);
+        prop_assert_eq!(e.value, f64::from(m.value.0));
+    }
+}
+
+#[test]
+fn star1_prunes_on_chance_trees() {
+    use ply_core::observe::path_name;
+    use ply_core::search::expectiminimax;
+    // Leaves bounded by [0, 10]: after the first outcome (value 1 at p=0.5),
+    // the second chance node can reach at most 0.5*1 + 0.5*10 = 5.5 < 6, so
+    // its second outcome is pruned.
+    let s = Tree.parse_position("((6 7) [0.5 1 0.5 (10 0)])").unwrap();
+    let mut t = ply_core::observe::Trace::new();
+    let mut st = Stats::default();
+    let out = expectiminimax(
+        &Tree,
+        &s,
+        &SearchOptions::exact(),
+        true,
+        &mut (&mut t, &mut st),
+    );
+    assert_eq!(out.value, 6.0);
+    let all: Vec<String> = ply_core::explore::leaf_paths(&Tree, &s, None)
+        .iter()
+        .map(|p| path_name(p))
+        .collect();
+    let pruned: Vec<&String> = all.iter().filter(|p| !t.evaluated.contains(p)).collect();
+    assert_eq!(pruned, ["2.2.1", "2.2.2"]);
+    assert_eq!(st.cutoffs, 1);
+}

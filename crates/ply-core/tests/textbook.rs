@@ -115,7 +115,7 @@ fn trace_steps_show_the_window() {
     alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t);
     // Entering the second MIN node, MAX is already assured 3.
     let enter = t.steps.iter().find(|s| s.path == "2").unwrap();
-    assert_eq!(enter.player, Player::Min);
+    assert_eq!(enter.node, ply_core::observe::NodeKind::Min);
     assert_eq!(
         enter.window,
         Some(Window {
@@ -128,11 +128,8 @@ fn trace_steps_show_the_window() {
         .iter()
         .find(|s| s.kind == ply_core::observe::StepKind::Cutoff)
         .unwrap();
-    assert_eq!(
-        (cut.path.as_str(), cut.pruned, cut.value),
-        ("2", 2, MaxScore(2))
-    );
-    assert_eq!(t.values[""], MaxScore(3));
+    assert_eq!((cut.path.as_str(), cut.pruned, cut.value), ("2", 2, 2.0));
+    assert_eq!(t.values[""], 3.0);
 }
 
 #[test]

@@ -9,11 +9,13 @@
 
 pub mod coins;
 pub mod params;
+pub mod pig;
 pub mod tictactoe;
 pub mod tree;
 
 pub use coins::Coins;
 pub use params::{Params, SetupError};
+pub use pig::Pig;
 pub use tictactoe::TicTacToe;
 pub use tree::Tree;
 
@@ -45,6 +47,9 @@ pub struct GameInfo {
     pub moves: &'static str,
     /// The start position, as written.
     pub default_position: &'static str,
+    /// For games that cannot be searched to the end (chance, long games):
+    /// the depth a search uses when none is given.
+    pub default_depth: Option<u32>,
 }
 
 /// Every game, in the order `ply list` shows them.
@@ -60,6 +65,7 @@ pub const GAMES: &[GameInfo] = &[
         positions: "the number of coins left, optionally /max or /min for the player to move (4 = 4/max)",
         moves: "the number of coins taken",
         default_position: "4",
+        default_depth: None,
     },
     GameInfo {
         name: "tictactoe",
@@ -84,14 +90,29 @@ pub const GAMES: &[GameInfo] = &[
         positions: "the squares row by row as X, O or '.', e.g. XO.X..O..; rows separated by '/' on boards other than 3x3; the player to move follows from the counts",
         moves: "a square number, 0 (top-left) to m*n-1, row by row",
         default_position: ".........",
+        default_depth: None,
     },
     GameInfo {
         name: "tree",
         rules: "an explicit game tree with integer leaves; the root is MAX and levels alternate",
         params: &[],
-        positions: "nested parentheses with integer leaves, e.g. ((3 5 7) (2 9 1)); append /min to give the root to MIN",
-        moves: "a 1-based child index; a node is named by its path from the root, e.g. 2.3",
+        positions: "nested parentheses with integer leaves, e.g. ((3 5 7) (2 9 1)); [p1 child1 p2 child2 ...] is a chance node whose outcomes have probabilities p1, p2, ... (decimals summing to 1; not a level: decision levels alternate MAX, MIN from the first); append /min to give the root to MIN",
+        moves: "a 1-based child (or outcome) index; a node is named by its path from the root, e.g. 2.3",
         default_position: tree::DEFAULT_TREE,
+        default_depth: None,
+    },
+    GameInfo {
+        name: "pig",
+        rules: "the dice game: roll as often as you like adding the pips to a turn total; a 1 loses the turn total and ends the turn; hold banks it; the first to reach the target wins",
+        params: &[ParamInfo {
+            name: "target",
+            default: "100",
+            meaning: "the score that wins",
+        }],
+        positions: "MAX's score-MIN's score, then +turn total if not 0, /min when MIN is to move, ? while the die rolls (a chance node), e.g. 35-20+12/min",
+        moves: "roll (r) or hold (h); the die's outcomes are 1 to 6",
+        default_position: "0-0",
+        default_depth: Some(6),
     },
 ];
 
@@ -126,6 +147,7 @@ pub fn visit<V: GameVisitor>(
     Ok(match name {
         "coins" => visitor.visit(Coins::from_params(params)?, info),
         "tictactoe" => visitor.visit(TicTacToe::from_params(params)?, info),
+        "pig" => visitor.visit(Pig::from_params(params)?, info),
         "tree" => {
             params.check_known("tree", &[])?;
             visitor.visit(Tree, info)

@@ -4,6 +4,12 @@
 //! The root is MAX and levels alternate (a position may end in `/min` to
 //! give the move to MIN at its root). A move is a 1-based child index, and a
 //! node is named by the path of child indices from the root, like `2.3`.
+//!
+//! Chance nodes: `[p1 child1 p2 child2 ...]` is a node where nature picks
+//! child i with probability pi (decimal numbers summing to 1). Chance nodes
+//! do not count as a level: decision levels alternate MAX, MIN, MAX ... from
+//! the first decision level, so in `[0.5 (3 12) 0.5 (2 4)]` both decision
+//! nodes are MAX's. An outcome is addressed by its 1-based index, like a child.
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -22,7 +28,11 @@ pub const DEFAULT_TREE: &str = "((3 12 8) (2 4 6) (14 5 2))";
 enum Node {
     Leaf(i32),
     Inner(Vec<u32>),
+    Chance(Vec<(f64, u32)>),
 }
+
+/// How far the probabilities of a chance node may sum from 1.
+pub const PROBABILITY_TOLERANCE: f64 = 1e-9;
 
 #[derive(Debug)]
 struct Arena {
@@ -51,7 +61,7 @@ impl TreeState {
     pub fn leaf_value(&self) -> Option<i32> {
         match self.node() {
             Node::Leaf(v) => Some(*v),
-            Node::Inner(_) => None,
+            _ => None,
         }
     }
 
@@ -60,6 +70,15 @@ impl TreeState {
         match self.node() {
             Node::Leaf(_) => 0,
             Node::Inner(c) => c.len(),
+            Node::Chance(c) => c.len(),
+        }
+    }
+
+    fn child(&self, i: usize) -> u32 {
+        match self.node() {
+            Node::Leaf(_) => panic!("a leaf has no children"),
+            Node::Inner(c) => c[i],
+            Node::Chance(c) => c[i].1,
         }
     }
 }
@@ -72,6 +91,12 @@ fn same_subtree(a: &Arena, x: u32, b: &Arena, y: u32) -> bool {
         (Node::Leaf(p), Node::Leaf(q)) => p == q,
         (Node::Inner(p), Node::Inner(q)) => {
             p.len() == q.len() && p.iter().zip(q).all(|(&i, &j)| same_subtree(a, i, b, j))
+        }
+        (Node::Chance(p), Node::Chance(q)) => {
+            p.len() == q.len()
+                && p.iter()
+                    .zip(q)
+                    .all(|(&(pi, i), &(pj, j))| pi == pj && same_subtree(a, i, b, j))
         }
         _ => false,
     }
@@ -150,6 +175,11 @@ impl Parser<'_> {
                 self.nodes.push(Node::Inner(children));
                 Ok(self.nodes.len() as u32 - 1)
             }
+            Some('[') => self.chance(),
+            Some(']') => Err(ParseError::at(
+                self.col(),
+                "unexpected ']': there is no open '[' here",
+            )),
             Some(&c) if c == '-' || c == '+' || c.is_ascii_digit() => {
                 let start = self.pos;
                 self.pos += 1;
@@ -188,6 +218,101 @@ impl Parser<'_> {
     }
 }
 
+impl Parser<'_> {
+    /// A word of number characters at the current position, with its column.
+    fn word(&mut self) -> (String, usize) {
+        let start = self.pos;
+        while self
+            .chars
+            .get(self.pos)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
+        {
+            self.pos += 1;
+        }
+        (self.chars[start..self.pos].iter().collect(), start + 1)
+    }
+
+    /// `[p1 child1 p2 child2 ...]`, at the '['.
+    fn chance(&mut self) -> Result<u32, ParseError> {
+        let open = self.col();
+        self.pos += 1;
+        let mut outcomes = Vec::new();
+        let mut total = 0.0;
+        loop {
+            self.skip_ws();
+            match self.chars.get(self.pos) {
+                None => {
+                    return Err(ParseError::at(
+                        self.col(),
+                        format!("unexpected end of tree: the '[' at column {open} is never closed"),
+                    ));
+                }
+                Some(']') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(&c) if c.is_ascii_digit() || c == '.' || c == '-' || c == '+' => {
+                    let (word, col) = self.word();
+                    let p: f64 = word.parse().map_err(|_| {
+                        ParseError::at(col, format!("'{word}' is not a probability"))
+                    })?;
+                    if !p.is_finite() || p < 0.0 {
+                        return Err(ParseError::at(
+                            col,
+                            format!(
+                                "probability {word} is negative; probabilities are from 0 to 1"
+                            ),
+                        ));
+                    }
+                    if p > 1.0 {
+                        return Err(ParseError::at(
+                            col,
+                            format!("probability {word} is above 1"),
+                        ));
+                    }
+                    self.skip_ws();
+                    match self.chars.get(self.pos) {
+                        None | Some(']') => {
+                            return Err(ParseError::at(
+                                self.col(),
+                                format!(
+                                    "the probability {word} at column {col} has no child after it: write [p1 child1 p2 child2 ...]"
+                                ),
+                            ));
+                        }
+                        _ => {}
+                    }
+                    let child = self.node()?;
+                    total += p;
+                    outcomes.push((p, child));
+                }
+                Some(&c) => {
+                    return Err(ParseError::at(
+                        self.col(),
+                        format!(
+                            "expected a probability before each child of a chance node, found '{c}'"
+                        ),
+                    ));
+                }
+            }
+        }
+        if outcomes.is_empty() {
+            return Err(ParseError::at(
+                open,
+                "empty chance node '[]': it needs at least one outcome",
+            ));
+        }
+        if (total - 1.0).abs() > PROBABILITY_TOLERANCE {
+            return Err(ParseError::at(
+                open,
+                format!("the probabilities of this chance node sum to {total}, not 1"),
+            ));
+        }
+        self.nodes.push(Node::Chance(outcomes));
+        Ok(self.nodes.len() as u32 - 1)
+    }
+}
+
 fn subtree_hashes(nodes: &[Node]) -> Vec<u64> {
     // Children are pushed before their parents, so one forward pass works.
     let mut hashes = vec![0u64; nodes.len()];
@@ -198,6 +323,13 @@ fn subtree_hashes(nodes: &[Node]) -> Vec<u64> {
             Node::Inner(c) => {
                 1u8.hash(&mut h);
                 for &ch in c {
+                    hashes[ch as usize].hash(&mut h);
+                }
+            }
+            Node::Chance(c) => {
+                2u8.hash(&mut h);
+                for &(p, ch) in c {
+                    p.to_bits().hash(&mut h);
                     hashes[ch as usize].hash(&mut h);
                 }
             }
@@ -221,6 +353,32 @@ impl Tree {
                 }
                 out.push(')');
             }
+            Node::Chance(c) => {
+                out.push('[');
+                for (i, &(p, ch)) in c.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(&format!("{p} "));
+                    self.write(s, ch, out);
+                }
+                out.push(']');
+            }
+        }
+    }
+
+    /// The smallest and largest leaf below `node`.
+    fn leaf_range(arena: &Arena, node: u32) -> (i32, i32) {
+        match &arena.nodes[node as usize] {
+            Node::Leaf(v) => (*v, *v),
+            Node::Inner(c) => c.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &ch| {
+                let (l, h) = Self::leaf_range(arena, ch);
+                (lo.min(l), hi.max(h))
+            }),
+            Node::Chance(c) => c.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &(_, ch)| {
+                let (l, h) = Self::leaf_range(arena, ch);
+                (lo.min(l), hi.max(h))
+            }),
         }
     }
 }
@@ -243,14 +401,41 @@ impl Game for Tree {
     }
 
     fn play(&self, s: &TreeState, mv: u32) -> TreeState {
-        let Node::Inner(c) = s.node() else {
-            panic!("play on a leaf: {mv} is not a legal move");
+        // Chance nodes are not a level: the same player moves after them.
+        let to_move = if self.is_chance(s) {
+            s.to_move
+        } else {
+            s.to_move.opponent()
         };
         TreeState {
             arena: Arc::clone(&s.arena),
-            node: c[mv as usize],
-            to_move: s.to_move.opponent(),
+            node: s.child(mv as usize),
+            to_move,
         }
+    }
+
+    const HAS_CHANCE: bool = true;
+
+    fn is_chance(&self, s: &TreeState) -> bool {
+        matches!(s.node(), Node::Chance(_))
+    }
+
+    fn chance_outcomes(&self, s: &TreeState, outcomes: &mut Vec<(u32, f64)>) {
+        if let Node::Chance(c) = s.node() {
+            outcomes.extend(c.iter().enumerate().map(|(i, &(p, _))| (i as u32, p)));
+        }
+    }
+
+    /// The range of the leaves (and 0, the evaluation of an inner node at
+    /// a depth limit).
+    fn value_bounds(&self, s: &TreeState, exact: bool) -> Option<(MaxScore, MaxScore)> {
+        let (lo, hi) = Tree::leaf_range(&s.arena, s.node);
+        let (lo, hi) = if exact {
+            (lo, hi)
+        } else {
+            (lo.min(0), hi.max(0))
+        };
+        Some((MaxScore(lo), MaxScore(hi)))
     }
 
     fn is_terminal(&self, s: &TreeState) -> bool {
@@ -330,10 +515,20 @@ impl Notation for Tree {
         if n == 0 {
             return Err(ParseError::new("a leaf has no moves"));
         }
+        let what = if self.is_chance(s) {
+            "outcome"
+        } else {
+            "child"
+        };
         match t.parse::<usize>() {
             Ok(i) if (1..=n).contains(&i) => Ok(i as u32 - 1),
             _ => Err(ParseError::new(format!(
-                "'{t}' is not a child: this node has children 1 to {n}"
+                "'{t}' is not a{}: this node has {what}s 1 to {n}",
+                if what == "outcome" {
+                    "n outcome"
+                } else {
+                    " child"
+                }
             ))),
         }
     }
@@ -390,6 +585,37 @@ mod tests {
         assert_eq!(Tree.parse_position("(1 ())").unwrap_err().column, Some(4));
         assert_eq!(Tree.parse_position("(1 2))").unwrap_err().column, Some(6));
         assert_eq!(Tree.parse_position("(1 2.5)").unwrap_err().column, Some(4));
+    }
+
+    #[test]
+    fn chance_nodes() {
+        let s = Tree.parse_position("[0.5 (3 12) 0.5 (2 4)]").unwrap();
+        assert!(Tree.is_chance(&s));
+        assert_eq!(Tree.to_move(&Tree.play(&s, 0)), Player::Max);
+        assert_eq!(Tree.format_position(&s), "[0.5 (3 12) 0.5 (2 4)]");
+        let e = |t: &str| Tree.parse_position(t).unwrap_err();
+        assert!(e("[0.5 1 0.4 2]").message.contains("sum to"));
+        assert_eq!(e("[0.5 1 0.4 2]").column, Some(1));
+        assert_eq!(e("(1 [-0.5 1 1.5 2])").column, Some(5));
+        assert!(e("[]").message.contains("empty chance node"));
+        let missing = e("[0.5 (1 2) 0.5]");
+        assert_eq!(missing.column, Some(15));
+        assert!(missing.message.contains("no child"), "{missing}");
+        assert!(
+            e("[0.5 (1 2) x]")
+                .message
+                .contains("expected a probability")
+        );
+        let starts = vec![
+            Tree.parse_position("[0.25 (1 [0.5 2 0.5 -3]) 0.75 ((4 5) 6)]")
+                .unwrap(),
+        ];
+        let cfg = conformance::Config {
+            starts,
+            playouts: 20,
+            ..Default::default()
+        };
+        conformance::check(&Tree, &cfg).unwrap();
     }
 
     #[test]

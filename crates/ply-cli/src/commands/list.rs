@@ -8,6 +8,23 @@ use crate::CliResult;
 use crate::args::ListArgs;
 use crate::output::print_json;
 
+/// Every algorithm the CLI offers, with a line on each.
+fn algorithms() -> Vec<(&'static str, &'static str)> {
+    let mut v: Vec<(&'static str, &'static str)> = Algorithm::ALL
+        .iter()
+        .map(|a| (a.name(), a.description()))
+        .collect();
+    v.push((
+        "expectiminimax",
+        "MAX takes the max, MIN the min, a chance node the probability-weighted mean; --depth, --star1 prunes chance nodes",
+    ));
+    v.push((
+        "mcts",
+        "Monte Carlo tree search (UCT): --iterations, --time-ms, --seed, --c (default sqrt 2), --threads (root parallelism)",
+    ));
+    v
+}
+
 pub fn run(args: &ListArgs) -> CliResult {
     if args.json {
         let games: Vec<_> = GAMES
@@ -25,9 +42,9 @@ pub fn run(args: &ListArgs) -> CliResult {
                 })
             })
             .collect();
-        let algos: Vec<_> = Algorithm::ALL
+        let algos: Vec<_> = algorithms()
             .iter()
-            .map(|a| json!({"name": a.name(), "description": a.description()}))
+            .map(|(name, description)| json!({"name": name, "description": description}))
             .collect();
         print_json(&json!({"games": games, "algorithms": algos}));
         return Ok(());
@@ -48,8 +65,12 @@ pub fn run(args: &ListArgs) -> CliResult {
         println!("    start:      {}", g.default_position);
     }
     println!("\nALGORITHMS (--algo)");
-    for a in Algorithm::ALL {
-        println!("  {:<10} {}", a.name(), a.description());
+    for (name, description) in algorithms() {
+        println!("  {name:<15} {description}");
     }
+    println!("\n  without --algo: the engine (id with a table, ordering, PVS and fast wins) for");
+    println!(
+        "  deterministic games, expectiminimax for games with chance (pig, trees with [...])."
+    );
     Ok(())
 }

@@ -9,27 +9,124 @@ pub mod trace;
 
 use std::time::Duration;
 
-use ply_core::search::{Algorithm, DEFAULT_TT_MB, SearchOptions, TieBreak};
+use ply_core::Game;
+use ply_core::explore::reaches_chance;
+use ply_core::search::{Algorithm, DEFAULT_TT_MB, MctsOptions, SearchOptions, TieBreak};
+use ply_games::GameInfo;
 
 use crate::CliError;
 use crate::args::{AlgoArg, SearchArgs};
 
-/// The library algorithm an `--algo` value names.
-pub fn algorithm(a: AlgoArg) -> Algorithm {
-    match a {
-        AlgoArg::Minimax => Algorithm::Minimax,
-        AlgoArg::Alphabeta => Algorithm::AlphaBeta,
-        AlgoArg::Id => Algorithm::Id,
+pub use ply_core::search::describe;
+
+/// What the search flags ask for.
+#[derive(Clone, Copy, Debug)]
+pub enum Plan {
+    /// Minimax, alpha-beta or iterative deepening (deterministic games).
+    Search(Algorithm, SearchOptions),
+    /// Expectiminimax (games with chance).
+    Expecti {
+        /// The depth limit (and nothing else) is used.
+        options: SearchOptions,
+        /// Star1 pruning at chance nodes.
+        star1: bool,
+    },
+    /// Monte Carlo tree search.
+    Mcts(MctsOptions),
+}
+
+impl Plan {
+    /// A short name for tables and JSON.
+    pub fn name(&self) -> String {
+        match self {
+            Plan::Search(a, o) => describe(*a, o),
+            Plan::Expecti { options, star1 } => format!(
+                "expectiminimax{}{}",
+                if *star1 { "+star1" } else { "" },
+                options
+                    .depth
+                    .map_or(String::new(), |d| format!(" to depth {d}"))
+            ),
+            Plan::Mcts(o) => format!(
+                "mcts ({} iterations, c={:.3}, seed {}, {} thread{})",
+                o.iterations.unwrap_or(0),
+                o.c,
+                o.seed,
+                o.threads,
+                if o.threads == 1 { "" } else { "s" }
+            ),
+        }
     }
 }
 
-/// The algorithm and options the search flags ask for. Without `--algo`,
-/// the engine: iterative deepening with every feature on, for
-/// `default_time_ms` unless `--time-ms` or `--depth` says otherwise.
-pub fn configure(
+/// The plan the search flags ask for on `state`. Without `--algo`: the
+/// engine (iterative deepening with every feature) for deterministic games,
+/// expectiminimax for games with chance, for `default_time_ms` unless
+/// `--time-ms` or `--depth` says otherwise.
+pub fn configure<G: Game>(
     args: &SearchArgs,
+    game: &G,
+    state: &G::State,
+    info: &GameInfo,
     default_time_ms: u64,
-) -> Result<(Algorithm, SearchOptions), CliError> {
+) -> Result<Plan, CliError> {
+    let chance = reaches_chance(game, state, 100_000);
+    let algo = match args.algo {
+        Some(a) => a,
+        None if chance => AlgoArg::Expectiminimax,
+        None => {
+            return engine_plan(args, None, default_time_ms);
+        }
+    };
+    if chance && matches!(algo, AlgoArg::Minimax | AlgoArg::Alphabeta | AlgoArg::Id) {
+        return Err(CliError::input(format!(
+            "{} has chance nodes here: use --algo expectiminimax (or mcts)",
+            info.name
+        )));
+    }
+    match algo {
+        AlgoArg::Expectiminimax => {
+            if args.tt_mb.is_some_and(|m| m > 0) || args.order || args.pvs || args.time_ms.is_some()
+            {
+                return Err(CliError::input(
+                    "expectiminimax takes --depth and --star1; --tt-mb, --order, --pvs and --time-ms apply to alphabeta and id",
+                ));
+            }
+            Ok(Plan::Expecti {
+                options: SearchOptions {
+                    depth: args.depth.or(info.default_depth),
+                    ..SearchOptions::default()
+                },
+                star1: args.star1,
+            })
+        }
+        AlgoArg::Mcts => {
+            if args.threads == 0 {
+                return Err(CliError::input("--threads must be at least 1"));
+            }
+            if !(args.c.is_finite() && args.c >= 0.0) {
+                return Err(CliError::input("--c must be a number of at least 0"));
+            }
+            if args.iterations == 0 && args.time_ms.is_none() {
+                return Err(CliError::input("--iterations must be at least 1"));
+            }
+            Ok(Plan::Mcts(MctsOptions {
+                iterations: Some(args.iterations),
+                time_limit: args.time_ms.map(Duration::from_millis),
+                c: args.c,
+                seed: args.seed.unwrap_or(1),
+                threads: args.threads,
+            }))
+        }
+        a => engine_plan(args, Some(a), default_time_ms),
+    }
+}
+
+fn engine_plan(
+    args: &SearchArgs,
+    algo: Option<AlgoArg>,
+    default_time_ms: u64,
+) -> Result<Plan, CliError> {
     let tie_break = args.seed.map_or(TieBreak::First, TieBreak::Random);
     let time = |default: Option<u64>| args.time_ms.or(default).map(Duration::from_millis);
     let features = |o: SearchOptions| SearchOptions {
@@ -40,7 +137,10 @@ pub fn configure(
         tie_break,
         ..o
     };
-    Ok(match args.algo {
+    if args.star1 {
+        return Err(CliError::input("--star1 applies to expectiminimax"));
+    }
+    let (algorithm, options) = match algo {
         None => {
             let default_time = args.depth.is_none().then_some(default_time_ms);
             let o = features(SearchOptions::engine());
@@ -61,7 +161,7 @@ pub fn configure(
             }
             if args.time_ms.is_some() {
                 return Err(CliError::input(
-                    "--time-ms applies to id and the engine (no --algo)",
+                    "--time-ms applies to id, mcts and the engine (no --algo)",
                 ));
             }
             (Algorithm::Minimax, features(SearchOptions::default()))
@@ -69,7 +169,7 @@ pub fn configure(
         Some(AlgoArg::Alphabeta) => {
             if args.time_ms.is_some() {
                 return Err(CliError::input(
-                    "--time-ms applies to id and the engine (no --algo)",
+                    "--time-ms applies to id, mcts and the engine (no --algo)",
                 ));
             }
             let o = features(SearchOptions::default());
@@ -81,7 +181,7 @@ pub fn configure(
                 },
             )
         }
-        Some(AlgoArg::Id) => {
+        Some(_) => {
             let default_time = args.depth.is_none().then_some(default_time_ms);
             let o = features(SearchOptions::default());
             (
@@ -93,7 +193,6 @@ pub fn configure(
                 },
             )
         }
-    })
+    };
+    Ok(Plan::Search(algorithm, options))
 }
-
-pub use ply_core::search::describe;

@@ -1,17 +1,21 @@
 //! `ply play`: a game in the terminal, a human against the engine or engine
 //! against engine. Reads moves from standard input, so it can be scripted.
+//! In games with chance the dice are rolled here, seeded (`--seed`), and shown.
 
 use std::io::{BufRead, Write};
 
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
 use ply_core::play::SearchAgent;
-use ply_core::search::Outcome;
+use ply_core::search::{MctsAgent, expectiminimax};
 use ply_core::{Game, Notation, Player, play_moves};
 use ply_games::{GameInfo, GameVisitor};
 use serde_json::json;
 
 use crate::args::{HumanArg, PlayArgs};
-use crate::commands::solve::{report_iteration, verdict};
-use crate::commands::{configure, describe};
+use crate::commands::solve::{expect_text, report_iteration, verdict};
+use crate::commands::{Plan, configure};
 use crate::output::{line_text, params, print_json, score_text, setup};
 use crate::{CliError, CliResult};
 
@@ -29,13 +33,64 @@ fn result_text<G: Game>(game: &G, state: &G::State) -> String {
     }
 }
 
-fn engine_says<G: Notation>(game: &G, state: &G::State, out: &Outcome<G::Move>) -> String {
-    format!(
-        "value {} ({}), line {}",
-        score_text(out.value),
-        verdict(out.proven, out.value, out.distance),
-        line_text(game, state, &out.pv)
-    )
+/// The engine of a game, whatever the plan: a move and what it thinks.
+enum Engine<G: Game> {
+    Search(SearchAgent<G::Move>),
+    Expecti(Plan),
+    Mcts(MctsAgent<G>),
+}
+
+impl<G: Notation> Engine<G> {
+    fn new(plan: Plan) -> Self {
+        match plan {
+            Plan::Search(a, o) => Engine::Search(SearchAgent::new(a, o)),
+            Plan::Expecti { .. } => Engine::Expecti(plan),
+            Plan::Mcts(o) => Engine::Mcts(MctsAgent::new(o)),
+        }
+    }
+
+    /// The move it would play, and a sentence on why.
+    fn think(&mut self, game: &G, state: &G::State, quiet: bool) -> (Option<G::Move>, String) {
+        match self {
+            Engine::Search(agent) => {
+                let out = agent.think(game, state, &mut |it| {
+                    if !quiet {
+                        report_iteration(game, state, it);
+                    }
+                });
+                let said = format!(
+                    "value {} ({}), line {}",
+                    score_text(out.value),
+                    verdict(out.proven, out.value, out.distance),
+                    line_text(game, state, &out.pv)
+                );
+                (out.best_move, said)
+            }
+            Engine::Expecti(Plan::Expecti { options, star1 }) => {
+                let out = expectiminimax(
+                    game,
+                    state,
+                    options,
+                    *star1,
+                    &mut ply_core::observe::NoObserver,
+                );
+                let said = format!("value {}", expect_text(game, out.value));
+                (out.best_move, said)
+            }
+            Engine::Expecti(_) => unreachable!("an Expecti engine holds an expectiminimax plan"),
+            Engine::Mcts(agent) => {
+                let r = agent.think(game, state);
+                let said = match r.moves.first() {
+                    Some(m) => format!(
+                        "{} visits of {}, mean result {:.3} for the mover",
+                        m.visits, r.iterations, m.mean
+                    ),
+                    None => "no move".into(),
+                };
+                (r.best_move, said)
+            }
+        }
+    }
 }
 
 struct Play<'a>(&'a PlayArgs);
@@ -45,8 +100,8 @@ impl GameVisitor for Play<'_> {
     fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> CliResult {
         let a = self.0;
         let start = setup(&game, &a.game)?;
-        let (algo, opts) = configure(&a.search, PLAY_TIME_MS)?;
-        let mut engine = SearchAgent::new(algo, opts);
+        let plan = configure(&a.search, &game, &start, info, PLAY_TIME_MS)?;
+        let mut engine = Engine::<G>::new(plan);
         let quiet = a.search.quiet || a.game.json;
         let say = |text: String| {
             if !a.game.json {
@@ -58,11 +113,17 @@ impl GameVisitor for Play<'_> {
             HumanArg::Second => Some(Player::Min),
             HumanArg::None => None,
         };
+        let dice_seed = a.search.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        let mut dice = Xoshiro256PlusPlus::seed_from_u64(dice_seed);
         say(format!(
             "{}: you are {}; the engine is {}. {HELP}",
             info.name,
             human_side.map_or("watching".to_string(), |p| p.name().to_string()),
-            describe(algo, &opts)
+            plan.name()
         ));
 
         let stdin = std::io::stdin();
@@ -71,6 +132,7 @@ impl GameVisitor for Play<'_> {
         let mut played: Vec<String> = Vec::new();
         let mut state = start.clone();
         let mut redraw = true;
+        let mut plies = 0usize;
         loop {
             if redraw {
                 say(String::new());
@@ -81,22 +143,40 @@ impl GameVisitor for Play<'_> {
                 say(format!("game over: {}", result_text(&game, &state)));
                 break;
             }
+            plies += 1;
+            if plies > 100_000 {
+                return Err(CliError::failure(
+                    "the game did not end within 100,000 plies",
+                ));
+            }
+            if game.is_chance(&state) {
+                let mut outcomes = Vec::new();
+                game.chance_outcomes(&state, &mut outcomes);
+                let r: f64 = dice.random();
+                let mut acc = 0.0;
+                let mut pick = outcomes.last().expect("a chance node has outcomes").0;
+                for &(m, p) in &outcomes {
+                    acc += p;
+                    if r < acc {
+                        pick = m;
+                        break;
+                    }
+                }
+                let text = game.format_move(&state, pick);
+                say(format!("chance: {text}"));
+                history.push(state.clone());
+                played.push(text);
+                state = game.play(&state, pick);
+                continue;
+            }
             let mover = game.to_move(&state);
             if human_side != Some(mover) {
-                let out = engine.think(&game, &state, &mut |it| {
-                    if !quiet {
-                        report_iteration(&game, &state, it);
-                    }
-                });
-                let Some(m) = out.best_move else {
+                let (best, said) = engine.think(&game, &state, quiet);
+                let Some(m) = best else {
                     return Err(CliError::failure("the engine found no move"));
                 };
                 let text = game.format_move(&state, m);
-                say(format!(
-                    "engine ({}) plays {text}: {}",
-                    mover.name(),
-                    engine_says(&game, &state, &out)
-                ));
+                say(format!("engine ({}) plays {text}: {said}", mover.name()));
                 history.push(state.clone());
                 played.push(text);
                 state = game.play(&state, m);
@@ -116,6 +196,7 @@ impl GameVisitor for Play<'_> {
             }
             let cmd = line.trim();
             redraw = false;
+            plies -= 1;
             match cmd {
                 "" => {}
                 "quit" | "exit" => break,
@@ -128,24 +209,19 @@ impl GameVisitor for Play<'_> {
                     say(format!("legal moves: {}", names.join(", ")));
                 }
                 "hint" => {
-                    let out = engine.think(&game, &state, &mut |_| {});
-                    let best = out
-                        .best_move
-                        .map_or("none".into(), |m| game.format_move(&state, m));
-                    say(format!(
-                        "hint: {best} ({})",
-                        engine_says(&game, &state, &out)
-                    ));
+                    let (best, said) = engine.think(&game, &state, true);
+                    let best = best.map_or("none".into(), |m| game.format_move(&state, m));
+                    say(format!("hint: {best} ({said})"));
                 }
                 "undo" => {
                     // Take back to the human's previous turn: the engine's
-                    // reply and the human's move.
+                    // reply, any dice, and the human's move.
                     let mut undone = false;
                     while let Some(prev) = history.pop() {
                         played.pop();
                         state = prev;
                         undone = true;
-                        if Some(game.to_move(&state)) == human_side {
+                        if !game.is_chance(&state) && Some(game.to_move(&state)) == human_side {
                             break;
                         }
                     }

@@ -1,20 +1,22 @@
 //! `ply solve` and `ply analyze`.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use ply_core::observe::Stats;
+use ply_core::observe::{Stats, value_text};
 use ply_core::search::{
-    Algorithm, Iteration, Outcome, SearchOptions, analyze, iterative_deepening,
+    Algorithm, ExpectOutcome, Iteration, MctsReport, Outcome, SearchOptions, analyze,
+    expectiminimax, iterative_deepening, mcts,
 };
 use ply_core::{Game, MaxScore, Notation, Player};
 use ply_games::{GameInfo, GameVisitor};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::CliResult;
 use crate::args::SolveArgs;
-use crate::commands::{configure, describe};
+use crate::commands::{Plan, configure, describe};
 use crate::output::{
-    line_text, params, print_json, score_json, score_text, setup, stats_json, stats_text, thousands,
+    line_text, num_json, params, print_json, score_json, score_text, setup, stats_json, stats_text,
+    thousands,
 };
 use crate::progress::Progress;
 
@@ -41,6 +43,8 @@ pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
 pub fn to_move_name<G: Game>(game: &G, state: &G::State) -> &'static str {
     if game.is_terminal(state) {
         "nobody (the game is over)"
+    } else if game.is_chance(state) {
+        "chance"
     } else {
         match game.to_move(state) {
             Player::Max => "MAX",
@@ -67,14 +71,14 @@ pub fn report_iteration<G: Notation>(game: &G, state: &G::State, it: &Iteration<
     );
 }
 
-/// Runs one configured search with statistics and progress.
+/// Runs one configured minimax/alpha-beta/ID search with statistics and progress.
 pub fn run_search<G: Notation>(
     game: &G,
     state: &G::State,
     algo: Algorithm,
     opts: &SearchOptions,
     quiet: bool,
-) -> (Outcome<G::Move>, Stats, std::time::Duration) {
+) -> (Outcome<G::Move>, Stats, Duration) {
     let mut observer = (Stats::default(), Progress::new(!quiet));
     let start = Instant::now();
     let out = match algo {
@@ -90,6 +94,67 @@ pub fn run_search<G: Notation>(
     (out, observer.0, elapsed)
 }
 
+/// Runs expectiminimax with statistics and progress.
+pub fn run_expecti<G: Notation>(
+    game: &G,
+    state: &G::State,
+    options: &SearchOptions,
+    star1: bool,
+    quiet: bool,
+) -> (ExpectOutcome<G::Move>, Stats, Duration) {
+    let mut observer = (Stats::default(), Progress::new(!quiet));
+    let start = Instant::now();
+    let out = expectiminimax(game, state, options, star1, &mut observer);
+    let elapsed = start.elapsed();
+    observer.1.finish();
+    (out, observer.0, elapsed)
+}
+
+/// An expectiminimax value for people, with the win probability where the
+/// game's evaluation is one: "+0.0612 (P(MAX wins) = 0.531)".
+pub fn expect_text<G: Notation>(game: &G, v: f64) -> String {
+    let sign = if v > 0.0 { "+" } else { "" };
+    match game.win_probability(v) {
+        Some(p) => format!("{sign}{} (P(MAX wins) = {p:.4})", value_text(v)),
+        None => format!("{sign}{}", value_text(v)),
+    }
+}
+
+/// MCTS statistics as JSON.
+pub fn mcts_stats_json<M>(r: &MctsReport<M>) -> Value {
+    json!({
+        "iterations": r.iterations,
+        "tree_nodes": r.tree_nodes,
+        "simulations_per_second": r.simulations_per_second().round(),
+        "time_ms": (r.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+    })
+}
+
+/// MCTS root moves as JSON: visits and mean (root mover's view, in [0, 1]).
+pub fn mcts_moves_json<G: Notation>(game: &G, state: &G::State, r: &MctsReport<G::Move>) -> Value {
+    r.moves
+        .iter()
+        .map(|m| {
+            json!({
+                "move": game.format_move(state, m.mv),
+                "visits": m.visits,
+                "mean": (m.mean * 1e6).round() / 1e6,
+            })
+        })
+        .collect()
+}
+
+/// The best root move's mean as a value from MAX's view in [-1, 1].
+fn mcts_value<G: Game>(game: &G, state: &G::State, r: &MctsReport<G::Move>) -> Option<f64> {
+    let m = r.moves.first()?;
+    let v = 2.0 * m.mean - 1.0;
+    Some(if game.to_move(state) == Player::Max {
+        v
+    } else {
+        -v
+    })
+}
+
 struct Solve<'a>(&'a SolveArgs);
 
 impl GameVisitor for Solve<'_> {
@@ -97,46 +162,114 @@ impl GameVisitor for Solve<'_> {
     fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
-        let (algo, opts) = configure(&a.search, SOLVE_TIME_MS)?;
-        let (out, stats, elapsed) = run_search(&game, &state, algo, &opts, a.search.quiet);
-        let best = out.best_move.map(|m| game.format_move(&state, m));
-        let pv = crate::output::line(&game, &state, &out.pv);
-        if a.game.json {
-            print_json(&json!({
-                "game": info.name,
-                "position": game.format_position(&state),
-                "algo": describe(algo, &opts),
-                "depth_limit": opts.depth,
-                "value": score_json(out.value),
-                "proven": out.proven,
-                "distance": out.distance,
-                "best_move": best,
-                "pv": pv,
-                "stats": stats_json(&stats, elapsed),
-            }));
-        } else {
-            println!("{}", game.draw(&state).trim_end());
-            println!(
-                "{} to move; {}{}",
-                to_move_name(&game, &state),
-                describe(algo, &opts),
-                opts.depth
-                    .map_or(String::new(), |d| format!(" to depth {d}"))
-            );
-            println!(
-                "value:     {} ({})",
-                score_text(out.value),
-                verdict(out.proven, out.value, out.distance)
-            );
-            println!(
-                "best move: {}",
-                best.unwrap_or_else(|| "none (the game is over)".into())
-            );
-            println!("pv:        {}", pv.join(" "));
-            println!("stats:     {}", stats_text(&stats, elapsed));
+        let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
+        let quiet = a.search.quiet;
+        let header = |json: &mut Value| {
+            json["game"] = json!(info.name);
+            json["position"] = json!(game.format_position(&state));
+            json["algo"] = json!(plan.name());
+        };
+        match plan {
+            Plan::Search(algo, opts) => {
+                let (out, stats, elapsed) = run_search(&game, &state, algo, &opts, quiet);
+                let best = out.best_move.map(|m| game.format_move(&state, m));
+                let pv = crate::output::line(&game, &state, &out.pv);
+                if a.game.json {
+                    let mut v = json!({});
+                    header(&mut v);
+                    v["depth_limit"] = json!(opts.depth);
+                    v["value"] = score_json(out.value);
+                    v["proven"] = json!(out.proven);
+                    v["distance"] = json!(out.distance);
+                    v["best_move"] = json!(best);
+                    v["pv"] = json!(pv);
+                    v["stats"] = stats_json(&stats, elapsed);
+                    print_json(&v);
+                } else {
+                    println!("{}", game.draw(&state).trim_end());
+                    println!(
+                        "{} to move; {}{}",
+                        to_move_name(&game, &state),
+                        describe(algo, &opts),
+                        opts.depth
+                            .map_or(String::new(), |d| format!(" to depth {d}"))
+                    );
+                    println!(
+                        "value:     {} ({})",
+                        score_text(out.value),
+                        verdict(out.proven, out.value, out.distance)
+                    );
+                    println!(
+                        "best move: {}",
+                        best.unwrap_or_else(|| "none (the game is over)".into())
+                    );
+                    println!("pv:        {}", pv.join(" "));
+                    println!("stats:     {}", stats_text(&stats, elapsed));
+                }
+            }
+            Plan::Expecti { options, star1 } => {
+                let (out, stats, elapsed) = run_expecti(&game, &state, &options, star1, quiet);
+                let best = out.best_move.map(|m| game.format_move(&state, m));
+                if a.game.json {
+                    let mut v = json!({});
+                    header(&mut v);
+                    v["depth_limit"] = json!(options.depth);
+                    v["value"] = num_json(out.value);
+                    if let Some(p) = game.win_probability(out.value) {
+                        v["win_probability"] = json!(p);
+                    }
+                    v["best_move"] = json!(best);
+                    v["pv"] = json!(best.iter().collect::<Vec<_>>());
+                    v["stats"] = stats_json(&stats, elapsed);
+                    print_json(&v);
+                } else {
+                    println!("{}", game.draw(&state).trim_end());
+                    println!("{} to move; {}", to_move_name(&game, &state), plan.name());
+                    println!("value:     {} (MAX's view)", expect_text(&game, out.value));
+                    println!("best move: {}", best.unwrap_or_else(|| "none".into()));
+                    println!("stats:     {}", stats_text(&stats, elapsed));
+                }
+            }
+            Plan::Mcts(o) => {
+                let r = mcts(&game, &state, &o);
+                let best = r.best_move.map(|m| game.format_move(&state, m));
+                if a.game.json {
+                    let mut v = json!({});
+                    header(&mut v);
+                    v["value"] = json!(mcts_value(&game, &state, &r));
+                    v["best_move"] = json!(best);
+                    v["pv"] = json!(best.iter().collect::<Vec<_>>());
+                    v["moves"] = mcts_moves_json(&game, &state, &r);
+                    v["stats"] = mcts_stats_json(&r);
+                    print_json(&v);
+                } else {
+                    println!("{}", game.draw(&state).trim_end());
+                    println!("{} to move; {}", to_move_name(&game, &state), plan.name());
+                    match r.moves.first() {
+                        Some(m) => println!(
+                            "best move: {} ({} visits, mean result {:.3} for the player to move)",
+                            game.format_move(&state, m.mv),
+                            m.visits,
+                            m.mean
+                        ),
+                        None => println!("best move: none"),
+                    }
+                    print_mcts_stats(&r);
+                }
+            }
         }
         Ok(())
     }
+}
+
+fn print_mcts_stats<M>(r: &MctsReport<M>) {
+    println!(
+        "stats:     {} iterations, {} tree nodes, {:.0} simulations/s, {:.1} ms",
+        thousands(r.iterations),
+        thousands(r.tree_nodes),
+        r.simulations_per_second(),
+        r.elapsed.as_secs_f64() * 1e3
+    );
 }
 
 pub fn run_solve(args: &SolveArgs) -> CliResult {
@@ -145,72 +278,223 @@ pub fn run_solve(args: &SolveArgs) -> CliResult {
 
 struct Analyze<'a>(&'a SolveArgs);
 
+fn print_board<G: Notation>(game: &G, state: &G::State, notes: &[(G::Move, String)], what: &str) {
+    match game.draw_annotated(state, notes) {
+        Some(board) => {
+            println!("{}", board.trim_end());
+            println!("(each empty square shows {what})");
+        }
+        None => println!("{}", game.draw(state).trim_end()),
+    }
+}
+
 impl GameVisitor for Analyze<'_> {
     type Output = CliResult;
     fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
-        let (algo, opts) = configure(&a.search, SOLVE_TIME_MS)?;
-        let result = analyze(&game, &state, algo, &opts);
-        if a.game.json {
-            let moves: Vec<_> = result
-                .moves
-                .iter()
-                .map(|m| {
-                    let mut v = json!({
-                        "move": game.format_move(&state, m.mv),
-                        "value": score_json(m.value),
+        let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
+        let mover = game.to_move(&state);
+        match plan {
+            Plan::Search(algo, opts) => {
+                analyze_search(&game, &state, info, algo, &opts, a.game.json)
+            }
+            Plan::Expecti { options, star1 } => {
+                // Each move searched as a root of its own, so every value is exact.
+                let start = Instant::now();
+                let mut stats = Stats::default();
+                let child_options = SearchOptions {
+                    depth: options.depth.map(|d| d.saturating_sub(1)),
+                    ..options
+                };
+                let mut legal = Vec::new();
+                if !game.is_terminal(&state) {
+                    game.legal_moves(&state, &mut legal);
+                }
+                let mut moves: Vec<(G::Move, f64)> = Vec::new();
+                for &m in &legal {
+                    let child = game.play(&state, m);
+                    let (out, s, _) = run_expecti(&game, &child, &child_options, star1, true);
+                    stats.add(&s);
+                    moves.push((m, out.value));
+                }
+                let elapsed = start.elapsed();
+                let value = if game.is_chance(&state) {
+                    let mut outcomes = Vec::new();
+                    game.chance_outcomes(&state, &mut outcomes);
+                    outcomes
+                        .iter()
+                        .zip(&moves)
+                        .map(|((_, p), (_, v))| p * v)
+                        .sum()
+                } else {
+                    let best = moves.iter().map(|&(_, v)| v * f64::from(mover.sign()));
+                    best.fold(f64::NEG_INFINITY, f64::max) * f64::from(mover.sign())
+                };
+                if !game.is_chance(&state) {
+                    moves.sort_by(|x, y| {
+                        let (x, y) = (x.1 * f64::from(mover.sign()), y.1 * f64::from(mover.sign()));
+                        y.partial_cmp(&x).unwrap_or(std::cmp::Ordering::Equal)
                     });
-                    if opts.fast_win || algo == Algorithm::Id {
-                        v["proven"] = json!(m.proven);
-                        v["distance"] = json!(m.distance);
-                    }
-                    v
-                })
-                .collect();
-            print_json(&json!({
-                "game": info.name,
-                "position": game.format_position(&state),
-                "algo": describe(algo, &opts),
-                "depth_limit": opts.depth,
-                "moves": moves,
-                "stats": stats_json(&result.stats, result.elapsed),
-            }));
-            return Ok(());
+                }
+                let prob = |v: f64| {
+                    game.win_probability(v)
+                        .map(|p| if mover == Player::Max { p } else { 1.0 - p })
+                };
+                if a.game.json {
+                    let list: Vec<Value> = moves
+                        .iter()
+                        .map(|&(m, v)| {
+                            let mut j =
+                                json!({"move": game.format_move(&state, m), "value": num_json(v)});
+                            if let Some(p) = prob(v) {
+                                j["win_probability"] = json!((p * 1e6).round() / 1e6);
+                            }
+                            j
+                        })
+                        .collect();
+                    print_json(&json!({
+                        "game": info.name,
+                        "position": game.format_position(&state),
+                        "algo": plan.name(),
+                        "depth_limit": options.depth,
+                        "value": num_json(value),
+                        "moves": list,
+                        "stats": stats_json(&stats, elapsed),
+                    }));
+                    return Ok(());
+                }
+                let notes: Vec<(G::Move, String)> =
+                    moves.iter().map(|&(m, v)| (m, value_text(v))).collect();
+                print_board(
+                    &game,
+                    &state,
+                    &notes,
+                    "the value of playing there, MAX's view",
+                );
+                println!(
+                    "{} to move; {} values, best first:",
+                    to_move_name(&game, &state),
+                    plan.name()
+                );
+                for &(m, v) in &moves {
+                    let p = prob(v).map_or(String::new(), |p| {
+                        format!("  estimated win probability for {} {p:.4}", mover.name())
+                    });
+                    println!(
+                        "  {:<8} {:>10}{p}",
+                        game.format_move(&state, m),
+                        value_text(v)
+                    );
+                }
+                println!("stats: {}", stats_text(&stats, elapsed));
+                Ok(())
+            }
+            Plan::Mcts(o) => {
+                let r = mcts(&game, &state, &o);
+                if a.game.json {
+                    print_json(&json!({
+                        "game": info.name,
+                        "position": game.format_position(&state),
+                        "algo": plan.name(),
+                        "moves": mcts_moves_json(&game, &state, &r),
+                        "stats": mcts_stats_json(&r),
+                    }));
+                    return Ok(());
+                }
+                let notes: Vec<(G::Move, String)> = r
+                    .moves
+                    .iter()
+                    .map(|m| (m.mv, m.visits.to_string()))
+                    .collect();
+                print_board(&game, &state, &notes, "how often MCTS visited that move");
+                println!(
+                    "{} to move; {}, most visited first:",
+                    to_move_name(&game, &state),
+                    plan.name()
+                );
+                println!("  {:<8} {:>10} {:>8}", "move", "visits", "mean");
+                for m in &r.moves {
+                    println!(
+                        "  {:<8} {:>10} {:>8.3}",
+                        game.format_move(&state, m.mv),
+                        m.visits,
+                        m.mean
+                    );
+                }
+                print_mcts_stats(&r);
+                Ok(())
+            }
         }
-        let notes: Vec<(G::Move, String)> = result
+    }
+}
+
+fn analyze_search<G: Notation>(
+    game: &G,
+    state: &G::State,
+    info: &GameInfo,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    as_json: bool,
+) -> CliResult {
+    let result = analyze(game, state, algo, opts);
+    if as_json {
+        let moves: Vec<_> = result
             .moves
             .iter()
-            .map(|m| (m.mv, score_text(m.value)))
+            .map(|m| {
+                let mut v = json!({
+                    "move": game.format_move(state, m.mv),
+                    "value": score_json(m.value),
+                });
+                if opts.fast_win || algo == Algorithm::Id {
+                    v["proven"] = json!(m.proven);
+                    v["distance"] = json!(m.distance);
+                }
+                v
+            })
             .collect();
-        match game.draw_annotated(&state, &notes) {
-            Some(board) => {
-                println!("{}", board.trim_end());
-                println!("(each empty square shows the value of playing there, MAX's view)");
-            }
-            None => println!("{}", game.draw(&state).trim_end()),
-        }
-        if result.moves.is_empty() {
-            println!("no legal moves: the game is over");
-        } else {
-            println!(
-                "{} to move; {} values, best first:",
-                to_move_name(&game, &state),
-                describe(algo, &opts)
-            );
-            println!("  {:<8} {:>7}  result", "move", "value");
-            for m in &result.moves {
-                println!(
-                    "  {:<8} {:>7}  {}",
-                    game.format_move(&state, m.mv),
-                    score_text(m.value),
-                    verdict(m.proven, m.value, m.distance)
-                );
-            }
-        }
-        println!("stats: {}", stats_text(&result.stats, result.elapsed));
-        Ok(())
+        print_json(&json!({
+            "game": info.name,
+            "position": game.format_position(state),
+            "algo": describe(algo, opts),
+            "depth_limit": opts.depth,
+            "moves": moves,
+            "stats": stats_json(&result.stats, result.elapsed),
+        }));
+        return Ok(());
     }
+    let notes: Vec<(G::Move, String)> = result
+        .moves
+        .iter()
+        .map(|m| (m.mv, score_text(m.value)))
+        .collect();
+    print_board(
+        game,
+        state,
+        &notes,
+        "the value of playing there, MAX's view",
+    );
+    if result.moves.is_empty() {
+        println!("no legal moves: the game is over");
+    } else {
+        println!(
+            "{} to move; {} values, best first:",
+            to_move_name(game, state),
+            describe(algo, opts)
+        );
+        println!("  {:<8} {:>7}  result", "move", "value");
+        for m in &result.moves {
+            println!(
+                "  {:<8} {:>7}  {}",
+                game.format_move(state, m.mv),
+                score_text(m.value),
+                verdict(m.proven, m.value, m.distance)
+            );
+        }
+    }
+    println!("stats: {}", stats_text(&result.stats, result.elapsed));
+    Ok(())
 }
 
 pub fn run_analyze(args: &SolveArgs) -> CliResult {

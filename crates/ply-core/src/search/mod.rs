@@ -2,7 +2,9 @@
 //! principal-variation table, root tie-breaking, and the one-call API.
 
 pub mod alphabeta;
+pub mod expectimax;
 pub mod id;
+pub mod mcts;
 pub mod minimax;
 pub mod tt;
 
@@ -17,7 +19,9 @@ use crate::observe::{Observer, Stats};
 use crate::score::{MaxScore, decode_score, encode_leaf};
 
 pub use alphabeta::{Engine, alphabeta};
+pub use expectimax::{ExpectOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
+pub use mcts::{MctsAgent, MctsOptions, MctsReport, mcts};
 pub use minimax::minimax;
 
 /// How to choose among root moves of equal value.

@@ -1,0 +1,564 @@
+//! Monte Carlo tree search with UCT.
+//!
+//! No evaluation function: play the position out at random many times and
+//! grow a tree where the results are good. One iteration:
+//!
+//! 1. **selection**: from the root, follow the child with the highest UCT
+//!    value `w/n + c·sqrt(ln N / n)` until a node with an untried move (at a
+//!    chance node, follow an outcome drawn by its probability);
+//! 2. **expansion**: add one child for one untried move;
+//! 3. **simulation**: play to the end with random moves (or the game's
+//!    [`Game::playout_choice`]);
+//! 4. **backpropagation**: every node on the path gets n += 1 and w += the
+//!    result from the view of the player who made the move into it (win 1,
+//!    draw 1/2, loss 0).
+//!
+//! The move played is the root child with the most visits. A seed makes a
+//! run reproducible on every platform (xoshiro256++, not `StdRng`). Threads
+//! search by **root parallelism**: each thread grows its own tree from the
+//! same root with its own seed, and the root visit counts are summed; no
+//! locks, and twice the threads give about twice the iterations per second.
+
+use std::time::{Duration, Instant};
+
+use rand::{Rng, RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::Game;
+use crate::score::Player;
+
+/// How long and how to search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsOptions {
+    /// Iterations in all (over all threads); `None` for time only.
+    pub iterations: Option<u64>,
+    /// Wall-clock budget; `None` for iterations only.
+    pub time_limit: Option<Duration>,
+    /// The exploration constant `c` of UCT.
+    pub c: f64,
+    /// The seed of the random numbers (thread i uses `seed + i`).
+    pub seed: u64,
+    /// Threads, each with its own tree (root parallelism).
+    pub threads: usize,
+}
+
+impl Default for MctsOptions {
+    fn default() -> Self {
+        MctsOptions {
+            iterations: Some(10_000),
+            time_limit: None,
+            c: std::f64::consts::SQRT_2,
+            seed: 1,
+            threads: 1,
+        }
+    }
+}
+
+/// A root move's statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsMove<M> {
+    /// The move.
+    pub mv: M,
+    /// How often it was visited.
+    pub visits: u64,
+    /// Its mean result for the player to move at the root, in [0, 1].
+    pub mean: f64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct MctsReport<M> {
+    /// The most visited root move; `None` at a terminal or chance root.
+    pub best_move: Option<M>,
+    /// Every root move, most visited first (ties keep the game's order).
+    pub moves: Vec<MctsMove<M>>,
+    /// Iterations run (all threads).
+    pub iterations: u64,
+    /// Nodes in the tree(s) at the end.
+    pub tree_nodes: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+impl<M> MctsReport<M> {
+    /// Simulations (playouts) per second.
+    pub fn simulations_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.iterations as f64 / s
+        } else {
+            0.0
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+struct Node<M> {
+    /// The move (or chance outcome) into this node.
+    mv: Option<M>,
+    parent: u32,
+    children: Vec<u32>,
+    /// Moves not yet expanded (decision nodes only).
+    untried: Vec<M>,
+    visits: u64,
+    /// Results summed from the view of `mover`.
+    wins: f64,
+    /// The player who made the move into this node (`None` for the root and
+    /// for chance outcomes, which nobody chose).
+    mover: Option<Player>,
+}
+
+/// A search tree that lives across moves: after the engine moves and the
+/// opponent replies, [`Mcts::reroot`] keeps the subtree already grown.
+pub struct Mcts<G: Game> {
+    nodes: Vec<Node<G::Move>>,
+    root_state: G::State,
+    rng: Xoshiro256PlusPlus,
+    c: f64,
+    moves: Vec<G::Move>,
+    outcomes: Vec<(G::Move, f64)>,
+}
+
+impl<G: Game> Mcts<G> {
+    /// A tree with only the root `state`.
+    pub fn new(game: &G, state: &G::State, c: f64, seed: u64) -> Self {
+        let mut t = Mcts {
+            nodes: Vec::new(),
+            root_state: state.clone(),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            c,
+            moves: Vec::new(),
+            outcomes: Vec::new(),
+        };
+        t.nodes.push(Self::make_node(game, state, None, NONE, None));
+        t
+    }
+
+    fn make_node(
+        game: &G,
+        state: &G::State,
+        mv: Option<G::Move>,
+        parent: u32,
+        mover: Option<Player>,
+    ) -> Node<G::Move> {
+        let mut untried = Vec::new();
+        if !game.is_terminal(state) && !game.is_chance(state) {
+            game.legal_moves(state, &mut untried);
+        }
+        Node {
+            mv,
+            parent,
+            children: Vec::new(),
+            untried,
+            visits: 0,
+            wins: 0.0,
+            mover,
+        }
+    }
+
+    /// The position at the root.
+    pub fn root_state(&self) -> &G::State {
+        &self.root_state
+    }
+
+    /// Nodes in the tree.
+    pub fn size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Runs `iterations` iterations (stopping early at `deadline`); returns how many ran.
+    pub fn run(&mut self, game: &G, iterations: u64, deadline: Option<Instant>) -> u64 {
+        let mut done = 0;
+        while done < iterations {
+            // Look at the clock every 64 iterations: cheap, and often enough.
+            if done % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            self.iterate(game);
+            done += 1;
+        }
+        done
+    }
+
+    fn iterate(&mut self, game: &G) {
+        let mut node = 0u32;
+        let mut state = self.root_state.clone();
+        // Selection and expansion.
+        loop {
+            if game.is_terminal(&state) {
+                break;
+            }
+            if game.is_chance(&state) {
+                let outcome = self.sample_outcome(game, &state);
+                let existing = self.nodes[node as usize]
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&c| self.nodes[c as usize].mv == Some(outcome));
+                state = game.play(&state, outcome);
+                node = match existing {
+                    Some(c) => c,
+                    None => {
+                        let n = Self::make_node(game, &state, Some(outcome), node, None);
+                        self.add_child(node, n)
+                    }
+                };
+                continue;
+            }
+            let player = game.to_move(&state);
+            let untried = &mut self.nodes[node as usize].untried;
+            if !untried.is_empty() {
+                let i = self.rng.random_range(0..untried.len());
+                let mv = untried.swap_remove(i);
+                state = game.play(&state, mv);
+                let n = Self::make_node(game, &state, Some(mv), node, Some(player));
+                node = self.add_child(node, n);
+                break;
+            }
+            let Some(child) = self.select(node) else {
+                break;
+            };
+            let mv = self.nodes[child as usize].mv.expect("children have moves");
+            state = game.play(&state, mv);
+            node = child;
+        }
+        // Simulation.
+        let result_for_max = self.playout(game, state);
+        // Backpropagation.
+        let mut n = node;
+        while n != NONE {
+            let nd = &mut self.nodes[n as usize];
+            nd.visits += 1;
+            match nd.mover {
+                Some(Player::Max) => nd.wins += result_for_max,
+                Some(Player::Min) => nd.wins += 1.0 - result_for_max,
+                None => {}
+            }
+            n = nd.parent;
+        }
+    }
+
+    fn add_child(&mut self, parent: u32, node: Node<G::Move>) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.nodes[parent as usize].children.push(id);
+        id
+    }
+
+    /// The child with the highest UCT value; unvisited children first.
+    fn select(&self, node: u32) -> Option<u32> {
+        let nd = &self.nodes[node as usize];
+        let ln_n = (nd.visits.max(1) as f64).ln();
+        let mut best = None;
+        let mut best_v = f64::NEG_INFINITY;
+        for &c in &nd.children {
+            let ch = &self.nodes[c as usize];
+            let v = if ch.visits == 0 {
+                f64::INFINITY
+            } else {
+                let n = ch.visits as f64;
+                ch.wins / n + self.c * (ln_n / n).sqrt()
+            };
+            if v > best_v {
+                best_v = v;
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    fn sample_outcome(&mut self, game: &G, state: &G::State) -> G::Move {
+        self.outcomes.clear();
+        game.chance_outcomes(state, &mut self.outcomes);
+        let r: f64 = self.rng.random();
+        let mut acc = 0.0;
+        for &(m, p) in &self.outcomes {
+            acc += p;
+            if r < acc {
+                return m;
+            }
+        }
+        self.outcomes.last().expect("a chance node has outcomes").0
+    }
+
+    /// Plays to the end at random; the result for MAX: 1 win, 1/2 draw, 0 loss.
+    fn playout(&mut self, game: &G, mut state: G::State) -> f64 {
+        let mut moves = std::mem::take(&mut self.moves);
+        while !game.is_terminal(&state) {
+            let mv = if game.is_chance(&state) {
+                self.sample_outcome(game, &state)
+            } else {
+                moves.clear();
+                game.legal_moves(&state, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let i = game.playout_choice(&state, &moves, self.rng.next_u64());
+                moves[i.min(moves.len() - 1)]
+            };
+            state = game.play(&state, mv);
+        }
+        self.moves = moves;
+        if !game.is_terminal(&state) {
+            return 0.5;
+        }
+        match game.utility(&state).0.signum() {
+            1 => 1.0,
+            -1 => 0.0,
+            _ => 0.5,
+        }
+    }
+
+    /// The root moves' statistics, most visited first.
+    pub fn root_moves(&self) -> Vec<MctsMove<G::Move>> {
+        let mut out: Vec<MctsMove<G::Move>> = self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let n = &self.nodes[c as usize];
+                MctsMove {
+                    mv: n.mv.expect("children have moves"),
+                    visits: n.visits,
+                    mean: if n.visits > 0 {
+                        n.wins / n.visits as f64
+                    } else {
+                        0.0
+                    },
+                }
+            })
+            .collect();
+        out.sort_by_key(|m| std::cmp::Reverse(m.visits));
+        out
+    }
+
+    /// Moves the root to `state` if it is within two plies of the current
+    /// root in the tree (the engine's move and the reply), keeping that
+    /// subtree; otherwise starts a fresh tree. Returns whether a subtree was kept.
+    pub fn reroot(&mut self, game: &G, state: &G::State) -> bool {
+        if &self.root_state == state {
+            return true;
+        }
+        let mut found = None;
+        'search: for &c in &self.nodes[0].children {
+            let mv = self.nodes[c as usize].mv.expect("children have moves");
+            let s1 = game.play(&self.root_state, mv);
+            if &s1 == state {
+                found = Some(c);
+                break;
+            }
+            for &g in &self.nodes[c as usize].children {
+                let mv2 = self.nodes[g as usize].mv.expect("children have moves");
+                if &game.play(&s1, mv2) == state {
+                    found = Some(g);
+                    break 'search;
+                }
+            }
+        }
+        match found {
+            Some(n) => {
+                self.keep_subtree(n);
+                self.root_state = state.clone();
+                true
+            }
+            None => {
+                self.nodes.clear();
+                self.root_state = state.clone();
+                let root = Self::make_node(game, state, None, NONE, None);
+                self.nodes.push(root);
+                false
+            }
+        }
+    }
+
+    /// Rebuilds the arena with only the subtree under `root`, which becomes node 0.
+    fn keep_subtree(&mut self, root: u32) {
+        let mut old = std::mem::take(&mut self.nodes);
+        let mut map = vec![NONE; old.len()];
+        let mut order = vec![root];
+        let mut i = 0;
+        while i < order.len() {
+            let n = order[i];
+            map[n as usize] = i as u32;
+            order.extend(old[n as usize].children.iter().copied());
+            i += 1;
+        }
+        for &n in &order {
+            let mut node = std::mem::replace(
+                &mut old[n as usize],
+                Node {
+                    mv: None,
+                    parent: NONE,
+                    children: Vec::new(),
+                    untried: Vec::new(),
+                    visits: 0,
+                    wins: 0.0,
+                    mover: None,
+                },
+            );
+            node.parent = if n == root {
+                NONE
+            } else {
+                map[node.parent as usize]
+            };
+            for c in &mut node.children {
+                *c = map[*c as usize];
+            }
+            self.nodes.push(node);
+        }
+    }
+}
+
+/// Searches `state` by MCTS with `options`: one tree per thread, root
+/// visit counts summed.
+pub fn mcts<G: Game>(game: &G, state: &G::State, options: &MctsOptions) -> MctsReport<G::Move> {
+    let start = Instant::now();
+    let deadline = options.time_limit.map(|t| start + t);
+    let threads = options.threads.max(1);
+    let total = options.iterations.unwrap_or(u64::MAX);
+    let run = |i: usize| {
+        let share = if total == u64::MAX {
+            u64::MAX
+        } else {
+            total / threads as u64 + u64::from((i as u64) < total % threads as u64)
+        };
+        let mut tree = Mcts::new(game, state, options.c, options.seed.wrapping_add(i as u64));
+        let done = tree.run(game, share, deadline);
+        (tree.root_moves(), done, tree.size() as u64)
+    };
+    let results: Vec<_> = if threads == 1 {
+        vec![run(0)]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads).map(|i| s.spawn(move || run(i))).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an MCTS thread panicked"))
+                .collect()
+        })
+    };
+    merge(game, state, results, start.elapsed())
+}
+
+/// One tree's root moves, iterations run and size.
+type TreeResult<M> = (Vec<MctsMove<M>>, u64, u64);
+
+/// Sums the root statistics of several trees, in the game's move order for ties.
+fn merge<G: Game>(
+    game: &G,
+    state: &G::State,
+    results: Vec<TreeResult<G::Move>>,
+    elapsed: Duration,
+) -> MctsReport<G::Move> {
+    let mut legal = Vec::new();
+    if !game.is_terminal(state) && !game.is_chance(state) {
+        game.legal_moves(state, &mut legal);
+    }
+    let mut moves: Vec<(MctsMove<G::Move>, f64)> = legal
+        .iter()
+        .map(|&mv| {
+            (
+                MctsMove {
+                    mv,
+                    visits: 0,
+                    mean: 0.0,
+                },
+                0.0,
+            )
+        })
+        .collect();
+    let (mut iterations, mut tree_nodes) = (0, 0);
+    for (root, done, size) in results {
+        iterations += done;
+        tree_nodes += size;
+        for m in root {
+            if let Some(slot) = moves.iter_mut().find(|(x, _)| x.mv == m.mv) {
+                slot.0.visits += m.visits;
+                slot.1 += m.mean * m.visits as f64;
+            }
+        }
+    }
+    let mut moves: Vec<MctsMove<G::Move>> = moves
+        .into_iter()
+        .map(|(mut m, wins)| {
+            m.mean = if m.visits > 0 {
+                wins / m.visits as f64
+            } else {
+                0.0
+            };
+            m
+        })
+        .collect();
+    moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
+    MctsReport {
+        best_move: moves.first().filter(|m| m.visits > 0).map(|m| m.mv),
+        moves,
+        iterations,
+        tree_nodes,
+        elapsed,
+    }
+}
+
+/// MCTS as a player, keeping its tree from one move to the next (single
+/// thread; with several threads each move starts fresh trees).
+pub struct MctsAgent<G: Game> {
+    /// The search settings for every move.
+    pub options: MctsOptions,
+    tree: Option<Mcts<G>>,
+    moves_made: u64,
+}
+
+impl<G: Game> MctsAgent<G> {
+    /// A player searching with `options` each move.
+    pub fn new(options: MctsOptions) -> Self {
+        MctsAgent {
+            options,
+            tree: None,
+            moves_made: 0,
+        }
+    }
+}
+
+impl<G: Game> MctsAgent<G> {
+    /// Searches `state` and reports, reusing the subtree of the last search
+    /// when it contains `state`.
+    pub fn think(&mut self, game: &G, state: &G::State) -> MctsReport<G::Move> {
+        self.moves_made += 1;
+        if self.options.threads > 1 {
+            let opts = MctsOptions {
+                seed: self.options.seed.wrapping_add(self.moves_made * 7919),
+                ..self.options
+            };
+            return mcts(game, state, &opts);
+        }
+        let start = Instant::now();
+        let deadline = self.options.time_limit.map(|t| start + t);
+        let tree = match &mut self.tree {
+            Some(t) => {
+                t.reroot(game, state);
+                t
+            }
+            None => self
+                .tree
+                .insert(Mcts::new(game, state, self.options.c, self.options.seed)),
+        };
+        let done = tree.run(game, self.options.iterations.unwrap_or(u64::MAX), deadline);
+        let moves = tree.root_moves();
+        merge(
+            game,
+            state,
+            vec![(moves, done, tree.size() as u64)],
+            start.elapsed(),
+        )
+    }
+}
+
+impl<G: Game> crate::play::Agent<G> for MctsAgent<G> {
+    fn choose(&mut self, game: &G, state: &G::State) -> Option<G::Move> {
+        self.think(game, state).best_move
+    }
+
+    fn new_game(&mut self) {
+        self.tree = None;
+    }
+}

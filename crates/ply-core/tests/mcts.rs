@@ -1,0 +1,125 @@
+//! Monte Carlo tree search on tic-tac-toe: it finds the only winning move,
+//! more iterations help, it never loses to perfect play, and it is
+//! reproducible for a seed.
+
+use ply_core::play::{SearchAgent, play_game};
+use ply_core::prelude::*;
+use ply_core::search::mcts::Mcts;
+use ply_core::search::{MctsAgent, MctsOptions, mcts};
+use ply_games::TicTacToe;
+
+fn opts(iterations: u64, seed: u64) -> MctsOptions {
+    MctsOptions {
+        iterations: Some(iterations),
+        seed,
+        ..MctsOptions::default()
+    }
+}
+
+/// Seeds among 1..=100 whose most visited move on the fork position is 4.
+fn seeds_finding_the_fork(iterations: u64) -> (usize, f64) {
+    let g = TicTacToe::classic();
+    let s = g.parse_position("XO.X..O..").unwrap();
+    let mut found = 0;
+    let mut worst_mean = 1.0f64;
+    for seed in 1..=100 {
+        let r = mcts(&g, &s, &opts(iterations, seed));
+        if r.best_move == Some(4) {
+            found += 1;
+            worst_mean = worst_mean.min(r.moves[0].mean);
+        }
+        assert_eq!(r.iterations, iterations);
+    }
+    (found, worst_mean)
+}
+
+#[test]
+fn finds_the_only_winning_move_and_more_iterations_help() {
+    let (at_1k, _) = seeds_finding_the_fork(1_000);
+    let (at_10k, _) = seeds_finding_the_fork(10_000);
+    let (at_20k, mean_20k) = seeds_finding_the_fork(20_000);
+    println!(
+        "seeds choosing square 4: {at_1k}/100 at 1,000, {at_10k}/100 at 10,000, {at_20k}/100 at 20,000 (lowest mean {mean_20k:.3})"
+    );
+    assert!(at_1k >= 95, "{at_1k}");
+    assert_eq!(at_20k, 100);
+    assert!(mean_20k > 0.85, "{mean_20k}");
+    assert!(at_10k >= at_1k);
+}
+
+#[test]
+fn reproducible_for_a_seed_and_threads_add_iterations() {
+    let g = TicTacToe::classic();
+    let s = g.initial_state();
+    let a = mcts(&g, &s, &opts(3_000, 42));
+    let b = mcts(&g, &s, &opts(3_000, 42));
+    assert_eq!(a.moves, b.moves);
+    let two = mcts(
+        &g,
+        &s,
+        &MctsOptions {
+            threads: 2,
+            ..opts(3_000, 42)
+        },
+    );
+    assert_eq!(two.iterations, 3_000);
+    assert_eq!(two.moves.iter().map(|m| m.visits).sum::<u64>(), 3_000);
+    let again = mcts(
+        &g,
+        &s,
+        &MctsOptions {
+            threads: 2,
+            ..opts(3_000, 42)
+        },
+    );
+    assert_eq!(two.moves, again.moves, "threads are seeded too");
+    // Means are from the root mover's view, in [0, 1].
+    assert!(a.moves.iter().all(|m| (0.0..=1.0).contains(&m.mean)));
+}
+
+#[test]
+fn the_tree_is_kept_between_moves() {
+    let g = TicTacToe::classic();
+    let s = g.initial_state();
+    let mut t = Mcts::new(&g, &s, std::f64::consts::SQRT_2, 3);
+    t.run(&g, 5_000, None);
+    let best = t.root_moves()[0].mv;
+    let after = g.play(&g.play(&s, best), if best == 4 { 0 } else { 4 });
+    let before = t.size();
+    assert!(t.reroot(&g, &after));
+    assert!(t.size() > 1 && t.size() < before);
+    assert!(t.root_moves().iter().map(|m| m.visits).sum::<u64>() > 0);
+}
+
+#[test]
+fn never_loses_to_perfect_play() {
+    let g = TicTacToe::classic();
+    for seed in 0..20 {
+        for mcts_first in [true, false] {
+            let mut m = MctsAgent::new(opts(20_000, seed));
+            let perfect = SearchOptions {
+                tie_break: TieBreak::Random(seed),
+                ..SearchOptions::engine()
+            };
+            let mut ab = SearchAgent::new(
+                Algorithm::AlphaBeta,
+                SearchOptions {
+                    tt_mb: 1,
+                    ..perfect
+                },
+            );
+            let r = if mcts_first {
+                play_game(&g, &g.initial_state(), &mut m, &mut ab, 20)
+            } else {
+                play_game(&g, &g.initial_state(), &mut ab, &mut m, 20)
+            };
+            assert!(r.finished);
+            let u = g.utility(&r.final_state).0 * if mcts_first { 1 } else { -1 };
+            assert!(
+                u >= 0,
+                "MCTS lost game {seed} (first: {mcts_first}): {:?}",
+                r.moves
+            );
+        }
+    }
+}
