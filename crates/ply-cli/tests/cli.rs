@@ -549,7 +549,7 @@ fn pig_from_the_command_line() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("chance: "), "{text}");
+    assert!(text.contains("MAX rolls a "), "{text}");
     let e = fails(&["solve", "pig", "--position", "35-20+x"]);
     assert!(e.contains("column 7"), "{e}");
     let e = fails(&["solve", "pig", "--param", "target=1"]);

@@ -244,6 +244,12 @@ pub trait Notation: Game {
         self.format_position(state)
     }
 
+    /// A sentence for a chance outcome as it happens ("the die shows 4"),
+    /// for play loops. The default is the move's notation.
+    fn describe_outcome(&self, state: &Self::State, outcome: Self::Move) -> String {
+        format!("chance: {}", self.format_move(state, outcome))
+    }
+
     /// The probability that MAX (the first player) wins, read from a value
     /// of this game's evaluation (MAX's view), for games whose evaluation is
     /// a win-probability estimate. `None` (the default) for the others.

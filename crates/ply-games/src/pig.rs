@@ -369,6 +369,15 @@ impl Notation for Pig {
         )
     }
 
+    fn describe_outcome(&self, s: &PigState, outcome: PigMove) -> String {
+        let who = s.to_move.name();
+        match outcome {
+            PigMove::Die(1) => format!("{who} rolls a 1: the turn total is lost"),
+            PigMove::Die(r) => format!("{who} rolls a {r}"),
+            m => self.format_move(s, m),
+        }
+    }
+
     fn win_probability(&self, value: f64) -> Option<f64> {
         Some(((value / f64::from(EVAL_WIN) + 1.0) / 2.0).clamp(0.0, 1.0))
     }

@@ -163,7 +163,7 @@ impl GameVisitor for Play<'_> {
                     }
                 }
                 let text = game.format_move(&state, pick);
-                say(format!("chance: {text}"));
+                say(game.describe_outcome(&state, pick));
                 history.push(state.clone());
                 played.push(text);
                 state = game.play(&state, pick);
