@@ -71,6 +71,9 @@ pub enum AlgoArg {
     Expectiminimax,
     /// Monte Carlo tree search (UCT): --iterations, --seed, --c, --threads.
     Mcts,
+    /// The exact score search: null-window probes over the score range
+    /// (Connect Four's default; --weak for win/draw/loss only).
+    Score,
 }
 
 /// How to search.
@@ -118,6 +121,9 @@ pub struct SearchArgs {
     /// Expectiminimax: prune chance nodes with Star1 (needs value bounds).
     #[arg(long)]
     pub star1: bool,
+    /// The score search: only win, draw or loss (+1/0/-1), faster.
+    #[arg(long)]
+    pub weak: bool,
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -129,6 +135,10 @@ pub struct SolveArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Solve every position in FILE, one `moves [expected]` a line; print
+    /// `moves score nodes microseconds` a line, then a summary.
+    #[arg(long, value_name = "FILE")]
+    pub batch: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -190,7 +190,7 @@ fn perft_and_list() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["coins", "tictactoe", "tree", "pig"]);
+    assert_eq!(names, ["coins", "tictactoe", "tree", "pig", "connect4"]);
     let algos: Vec<&str> = l["algorithms"]
         .as_array()
         .unwrap()
@@ -199,7 +199,14 @@ fn perft_and_list() {
         .collect();
     assert_eq!(
         algos,
-        ["minimax", "alphabeta", "id", "expectiminimax", "mcts"]
+        [
+            "minimax",
+            "alphabeta",
+            "id",
+            "expectiminimax",
+            "mcts",
+            "score"
+        ]
     );
 }
 

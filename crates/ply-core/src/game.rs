@@ -98,6 +98,41 @@ pub trait Game: Sync {
     /// to 1), in the order of [`Game::legal_moves`]. Appends nothing elsewhere.
     fn chance_outcomes(&self, _state: &Self::State, _outcomes: &mut Vec<(Self::Move, f64)>) {}
 
+    /// Whether [`Game::hash_key`] gives symmetric positions (mirror images)
+    /// one key. Tables then still order moves by a stored best move, but do
+    /// not read principal variations from it (the move may be mirrored).
+    const SYMMETRIC_KEYS: bool = false;
+
+    /// Solver shortcut: a move that wins at once for the player to move,
+    /// with the utility (MAX's view) it ends the game with. Engines with
+    /// `shortcuts` on score such a node without searching it. Default: none.
+    fn immediate_win(&self, _state: &Self::State) -> Option<(Self::Move, MaxScore)> {
+        None
+    }
+
+    /// Solver shortcut: narrows `moves` (the legal moves, when there is no
+    /// immediate win) to those worth searching, keeping at least one best
+    /// move; or, when every move loses in a way the game can tell at once,
+    /// returns the position's value (MAX's view) instead. Default: all moves.
+    fn forced_moves(&self, _state: &Self::State, _moves: &mut Vec<Self::Move>) -> Option<MaxScore> {
+        None
+    }
+
+    /// Solver shortcut: bounds (MAX's view) on the exact value of a position
+    /// that is not terminal, has no immediate win and kept some moves after
+    /// [`Game::forced_moves`]. Lets a search cut a window to what is possible.
+    fn exact_bounds(&self, _state: &Self::State) -> Option<(MaxScore, MaxScore)> {
+        None
+    }
+
+    /// The range (MAX's view) the score search bisects at a root that is not
+    /// terminal: at best a win with the mover's next move, at worst a loss to
+    /// the opponent's next. Where the bisection starts decides which probes
+    /// it makes. The default is [`Game::exact_bounds`].
+    fn score_range(&self, state: &Self::State) -> Option<(MaxScore, MaxScore)> {
+        self.exact_bounds(state)
+    }
+
     /// The move a Monte Carlo playout makes in `state`, as an index into
     /// `moves` (its legal moves), given a uniformly random 64-bit number.
     /// The default is uniform; a game may bias playouts toward sensible moves.
@@ -248,6 +283,12 @@ pub trait Notation: Game {
     /// for play loops. The default is the move's notation.
     fn describe_outcome(&self, state: &Self::State, outcome: Self::Move) -> String {
         format!("chance: {}", self.format_move(state, outcome))
+    }
+
+    /// Words for an exact score from the side to move's view, for games
+    /// whose scores encode more than win/draw/loss ("win in 13 plies").
+    fn score_note(&self, _state: &Self::State, _score: i32) -> Option<String> {
+        None
     }
 
     /// The probability that MAX (the first player) wins, read from a value

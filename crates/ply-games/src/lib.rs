@@ -8,12 +8,14 @@
 //! `key=value` parameters and hands it, fully typed, to generic code.
 
 pub mod coins;
+pub mod connect4;
 pub mod params;
 pub mod pig;
 pub mod tictactoe;
 pub mod tree;
 
 pub use coins::Coins;
+pub use connect4::Connect4;
 pub use params::{Params, SetupError};
 pub use pig::Pig;
 pub use tictactoe::TicTacToe;
@@ -50,6 +52,9 @@ pub struct GameInfo {
     /// For games that cannot be searched to the end (chance, long games):
     /// the depth a search uses when none is given.
     pub default_depth: Option<u32>,
+    /// Whether `solve` defaults to the exact score search (null-window
+    /// probes) rather than iterative deepening under a clock.
+    pub exact_solver: bool,
 }
 
 /// Every game, in the order `ply list` shows them.
@@ -66,6 +71,7 @@ pub const GAMES: &[GameInfo] = &[
         moves: "the number of coins taken",
         default_position: "4",
         default_depth: None,
+        exact_solver: false,
     },
     GameInfo {
         name: "tictactoe",
@@ -91,6 +97,7 @@ pub const GAMES: &[GameInfo] = &[
         moves: "a square number, 0 (top-left) to m*n-1, row by row",
         default_position: ".........",
         default_depth: None,
+        exact_solver: false,
     },
     GameInfo {
         name: "tree",
@@ -100,6 +107,7 @@ pub const GAMES: &[GameInfo] = &[
         moves: "a 1-based child (or outcome) index; a node is named by its path from the root, e.g. 2.3",
         default_position: tree::DEFAULT_TREE,
         default_depth: None,
+        exact_solver: false,
     },
     GameInfo {
         name: "pig",
@@ -113,6 +121,28 @@ pub const GAMES: &[GameInfo] = &[
         moves: "roll (r) or hold (h); the die's outcomes are 1 to 6",
         default_position: "0-0",
         default_depth: Some(6),
+        exact_solver: false,
+    },
+    GameInfo {
+        name: "connect4",
+        rules: "Connect Four: drop stones into columns; four in a row (across, down, diagonally) wins; solved exactly by the score search",
+        params: &[
+            ParamInfo {
+                name: "width",
+                default: "7",
+                meaning: "columns (1 to 9)",
+            },
+            ParamInfo {
+                name: "height",
+                default: "6",
+                meaning: "rows; width*(height+1) at most 64",
+            },
+        ],
+        positions: "the columns played so far, 1-based digits, e.g. 4453 (empty: the empty board); scores: positive = the side to move wins, |score| = (W*H+1-n)/2 with n the stones before the winning one",
+        moves: "a column digit, 1 to W",
+        default_position: "",
+        default_depth: None,
+        exact_solver: true,
     },
 ];
 
@@ -148,6 +178,7 @@ pub fn visit<V: GameVisitor>(
         "coins" => visitor.visit(Coins::from_params(params)?, info),
         "tictactoe" => visitor.visit(TicTacToe::from_params(params)?, info),
         "pig" => visitor.visit(Pig::from_params(params)?, info),
+        "connect4" => visitor.visit(Connect4::from_params(params)?, info),
         "tree" => {
             params.check_known("tree", &[])?;
             visitor.visit(Tree, info)

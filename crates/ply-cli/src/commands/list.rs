@@ -22,6 +22,10 @@ fn algorithms() -> Vec<(&'static str, &'static str)> {
         "mcts",
         "Monte Carlo tree search (UCT): --iterations, --time-ms, --seed, --c (default sqrt 2), --threads (root parallelism)",
     ));
+    v.push((
+        "score",
+        "the exact solver: null-window alpha-beta probes bisecting the score range (table, ordering, the game's shortcuts); --weak for win/draw/loss; --batch FILE",
+    ));
     v
 }
 

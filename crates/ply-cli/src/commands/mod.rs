@@ -33,6 +33,13 @@ pub enum Plan {
     },
     /// Monte Carlo tree search.
     Mcts(MctsOptions),
+    /// The exact score search by null windows.
+    Score {
+        /// Table, ordering and shortcuts (no depth limit).
+        options: SearchOptions,
+        /// Only the sign of the value.
+        weak: bool,
+    },
 }
 
 impl Plan {
@@ -46,6 +53,11 @@ impl Plan {
                 options
                     .depth
                     .map_or(String::new(), |d| format!(" to depth {d}"))
+            ),
+            Plan::Score { options, weak } => format!(
+                "score search{} ({})",
+                if *weak { ", weak" } else { "" },
+                describe(Algorithm::AlphaBeta, options)
             ),
             Plan::Mcts(o) => format!(
                 "mcts ({} iterations, c={:.3}, seed {}, {} thread{})",
@@ -74,17 +86,45 @@ pub fn configure<G: Game>(
     let algo = match args.algo {
         Some(a) => a,
         None if chance => AlgoArg::Expectiminimax,
+        None if info.exact_solver || args.weak => AlgoArg::Score,
         None => {
             return engine_plan(args, None, default_time_ms);
         }
     };
-    if chance && matches!(algo, AlgoArg::Minimax | AlgoArg::Alphabeta | AlgoArg::Id) {
+    if chance
+        && matches!(
+            algo,
+            AlgoArg::Minimax | AlgoArg::Alphabeta | AlgoArg::Id | AlgoArg::Score
+        )
+    {
         return Err(CliError::input(format!(
             "{} has chance nodes here: use --algo expectiminimax (or mcts)",
             info.name
         )));
     }
+    if args.weak && algo != AlgoArg::Score {
+        return Err(CliError::input(
+            "--weak applies to the score search (--algo score)",
+        ));
+    }
     match algo {
+        AlgoArg::Score => {
+            if args.depth.is_some() {
+                return Err(CliError::input(
+                    "the score search solves exactly: --depth does not apply",
+                ));
+            }
+            Ok(Plan::Score {
+                options: SearchOptions {
+                    tt_mb: args.tt_mb.unwrap_or(DEFAULT_TT_MB),
+                    ordering: true,
+                    no_killers: true,
+                    shortcuts: true,
+                    ..SearchOptions::default()
+                },
+                weak: args.weak,
+            })
+        }
         AlgoArg::Expectiminimax => {
             if args.tt_mb.is_some_and(|m| m > 0) || args.order || args.pvs || args.time_ms.is_some()
             {

@@ -8,6 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use ply_core::play::SearchAgent;
+use ply_core::search::alphabeta::Budget;
+use ply_core::search::{Algorithm, SearchOptions};
 use ply_core::search::{MctsAgent, expectiminimax};
 use ply_core::{Game, Notation, Player, play_moves};
 use ply_games::{GameInfo, GameVisitor};
@@ -33,25 +35,96 @@ fn result_text<G: Game>(game: &G, state: &G::State) -> String {
     }
 }
 
+/// The exact solver with its fallback: the engine, weak mode, the time for
+/// the solve, and the depth-limited search used when it does not finish.
+struct ScoreEngine<G: Game> {
+    engine: ply_core::search::Engine<G::Move>,
+    weak: bool,
+    time: Option<std::time::Duration>,
+    fallback: SearchAgent<G::Move>,
+}
+
 /// The engine of a game, whatever the plan: a move and what it thinks.
 enum Engine<G: Game> {
+    /// The exact solver, with a fallback for when it runs out of time.
+    Score(Box<ScoreEngine<G>>),
     Search(SearchAgent<G::Move>),
     Expecti(Plan),
     Mcts(MctsAgent<G>),
 }
 
 impl<G: Notation> Engine<G> {
-    fn new(plan: Plan) -> Self {
+    fn new(game: &G, plan: Plan, time: std::time::Duration) -> Self {
         match plan {
             Plan::Search(a, o) => Engine::Search(SearchAgent::new(a, o)),
             Plan::Expecti { .. } => Engine::Expecti(plan),
             Plan::Mcts(o) => Engine::Mcts(MctsAgent::new(o)),
+            Plan::Score { options, weak } => {
+                let fallback = SearchOptions {
+                    fast_win: true,
+                    pvs: true,
+                    time_limit: Some(time / 2),
+                    ..options
+                };
+                Engine::Score(Box::new(ScoreEngine {
+                    engine: ply_core::search::Engine::new(game, &options),
+                    weak,
+                    time: Some(time / 2),
+                    fallback: SearchAgent::new(Algorithm::Id, fallback),
+                }))
+            }
         }
     }
 
     /// The move it would play, and a sentence on why.
     fn think(&mut self, game: &G, state: &G::State, quiet: bool) -> (Option<G::Move>, String) {
         match self {
+            Engine::Score(se) => {
+                let ScoreEngine {
+                    engine,
+                    weak,
+                    time,
+                    fallback,
+                } = &mut **se;
+                // The exact solve first, with half the time; if it does not
+                // finish, a depth-limited search with the evaluation.
+                let budget = Budget {
+                    deadline: time.map(|t| std::time::Instant::now() + t),
+                    ..Budget::default()
+                };
+                let solved = crate::commands::solve::solve_exact(
+                    engine,
+                    game,
+                    state,
+                    *weak,
+                    &budget,
+                    &mut ply_core::observe::NoObserver,
+                    &mut |_, _| {},
+                );
+                if let Some(solved) = solved {
+                    let (r, best, pv) = (solved.result, solved.best_move, solved.pv);
+                    let score = r.value.for_player(game.to_move(state)).0;
+                    let note = game
+                        .score_note(state, score)
+                        .unwrap_or_else(|| "proven".into());
+                    let said = format!(
+                        "proven {note} (score {score} for the mover), line {}",
+                        line_text(game, state, &pv)
+                    );
+                    return (best, said);
+                }
+                let out = fallback.think(game, state, &mut |it| {
+                    if !quiet {
+                        report_iteration(game, state, it);
+                    }
+                });
+                let said = format!(
+                    "estimate {} (the exact solve did not finish in time), line {}",
+                    score_text(out.value),
+                    line_text(game, state, &out.pv)
+                );
+                (out.best_move, said)
+            }
             Engine::Search(agent) => {
                 let out = agent.think(game, state, &mut |it| {
                     if !quiet {
@@ -101,7 +174,8 @@ impl GameVisitor for Play<'_> {
         let a = self.0;
         let start = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &start, info, PLAY_TIME_MS)?;
-        let mut engine = Engine::<G>::new(plan);
+        let time = std::time::Duration::from_millis(a.search.time_ms.unwrap_or(PLAY_TIME_MS));
+        let mut engine = Engine::<G>::new(&game, plan, time);
         let quiet = a.search.quiet || a.game.json;
         let say = |text: String| {
             if !a.game.json {

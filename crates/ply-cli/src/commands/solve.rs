@@ -3,15 +3,15 @@
 use std::time::{Duration, Instant};
 
 use ply_core::observe::{Stats, value_text};
+use ply_core::search::alphabeta::Budget;
 use ply_core::search::{
-    Algorithm, ExpectOutcome, Iteration, MctsReport, Outcome, SearchOptions, analyze,
-    expectiminimax, iterative_deepening, mcts,
+    Algorithm, Engine, ExpectOutcome, Iteration, MctsReport, Outcome, SearchOptions, analyze,
+    expectiminimax, iterative_deepening, mcts, score_search,
 };
 use ply_core::{Game, MaxScore, Notation, Player};
 use ply_games::{GameInfo, GameVisitor};
 use serde_json::{Value, json};
 
-use crate::CliResult;
 use crate::args::SolveArgs;
 use crate::commands::{Plan, configure, describe};
 use crate::output::{
@@ -19,6 +19,112 @@ use crate::output::{
     thousands,
 };
 use crate::progress::Progress;
+use crate::{CliError, CliResult};
+
+pub use ply_core::search::score_search::solve_exact;
+
+/// `--batch FILE`: one `moves [expected]` a line; prints `moves score nodes
+/// microseconds` a line (score from the side to move), then a summary. Bad
+/// lines are reported on stderr and the rest still runs; mismatches or bad
+/// lines make the exit status non-zero.
+fn run_batch<G: Notation>(
+    game: &G,
+    path: &std::path::Path,
+    options: &SearchOptions,
+    weak: bool,
+) -> CliResult {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    let mut engine = Engine::new(game, options);
+    let (mut count, mut total_nodes, mut total_us, mut mismatches, mut bad) =
+        (0u64, 0u64, 0f64, 0u64, 0u64);
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split_whitespace();
+        let moves = parts.next().unwrap_or("");
+        let expected = match parts.next() {
+            Some(e) => match e.parse::<i32>() {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    eprintln!(
+                        "error: {}: line {line_no}: expected score '{e}' is not an integer",
+                        path.display()
+                    );
+                    bad += 1;
+                    continue;
+                }
+            },
+            None => None,
+        };
+        if let Some(extra) = parts.next() {
+            eprintln!(
+                "error: {}: line {line_no}: unexpected '{extra}' after the score",
+                path.display()
+            );
+            bad += 1;
+            continue;
+        }
+        let state = match game.parse_position(moves) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {}: line {line_no}: {e}", path.display());
+                bad += 1;
+                continue;
+            }
+        };
+        if game.is_terminal(&state) {
+            eprintln!(
+                "error: {}: line {line_no}: the game is already over in '{moves}'",
+                path.display()
+            );
+            bad += 1;
+            continue;
+        }
+        engine.clear();
+        let mut stats = Stats::default();
+        let start = Instant::now();
+        let r = score_search(
+            &mut engine,
+            game,
+            &state,
+            weak,
+            &Budget::default(),
+            &mut stats,
+            &mut |_, _| {},
+        )
+        .expect("a search without a budget always finishes");
+        let us = start.elapsed().as_secs_f64() * 1e6;
+        let score = r.value.for_player(game.to_move(&state)).0;
+        println!("{moves} {score} {} {:.0}", stats.nodes, us);
+        count += 1;
+        total_nodes += stats.nodes;
+        total_us += us;
+        if let Some(e) = expected {
+            let e = if weak { e.signum() } else { e };
+            if e != score {
+                mismatches += 1;
+                eprintln!("mismatch: line {line_no}: {moves}: expected {e}, got {score}");
+            }
+        }
+    }
+    let n = count.max(1) as f64;
+    println!(
+        "positions {count}, mean time {:.1} us, mean nodes {:.1}, mismatches {mismatches}, bad lines {bad}",
+        total_us / n,
+        total_nodes as f64 / n
+    );
+    if mismatches > 0 || bad > 0 {
+        return Err(CliError::failure(format!(
+            "{mismatches} mismatch(es) and {bad} bad line(s) in {}",
+            path.display()
+        )));
+    }
+    Ok(())
+}
 
 /// The default time budget of `ply solve` without `--algo`.
 pub const SOLVE_TIME_MS: u64 = 10_000;
@@ -164,6 +270,14 @@ impl GameVisitor for Solve<'_> {
         let state = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
         let quiet = a.search.quiet;
+        if let Some(path) = &a.batch {
+            let Plan::Score { options, weak } = plan else {
+                return Err(CliError::input(
+                    "--batch runs the score search (--algo score)",
+                ));
+            };
+            return run_batch(&game, path, &options, weak);
+        }
         let header = |json: &mut Value| {
             json["game"] = json!(info.name);
             json["position"] = json!(game.format_position(&state));
@@ -228,6 +342,68 @@ impl GameVisitor for Solve<'_> {
                     println!("value:     {} (MAX's view)", expect_text(&game, out.value));
                     println!("best move: {}", best.unwrap_or_else(|| "none".into()));
                     println!("stats:     {}", stats_text(&stats, elapsed));
+                }
+            }
+            Plan::Score { options, weak } => {
+                let mut engine = Engine::new(&game, &options);
+                let mut observer = (Stats::default(), Progress::new(!quiet));
+                let start = Instant::now();
+                let solved = solve_exact(
+                    &mut engine,
+                    &game,
+                    &state,
+                    weak,
+                    &Budget::default(),
+                    &mut observer,
+                    &mut |lo, hi| {
+                        if !quiet {
+                            eprintln!("score window [{lo}, {hi}]");
+                        }
+                    },
+                )
+                .expect("a search without a budget always finishes");
+                let (r, best, pv) = (solved.result, solved.best_move, solved.pv);
+                let elapsed = start.elapsed();
+                observer.1.finish();
+                let stats = observer.0;
+                let mover = game.to_move(&state);
+                let score = r.value.for_player(mover).0;
+                let best = best.map(|m| game.format_move(&state, m));
+                let pv = crate::output::line(&game, &state, &pv);
+                if a.game.json {
+                    let mut v = json!({});
+                    header(&mut v);
+                    v["score"] = json!(score);
+                    v["value"] = score_json(r.value);
+                    v["weak"] = json!(weak);
+                    v["best_move"] = json!(best);
+                    v["pv"] = json!(pv);
+                    v["stats"] = stats_json(&stats, elapsed);
+                    v["stats"]["probes"] = json!(r.probes);
+                    print_json(&v);
+                } else {
+                    println!("{}", game.draw(&state).trim_end());
+                    println!("{} to move; {}", to_move_name(&game, &state), plan.name());
+                    let meaning = match (game.score_note(&state, score), score.signum()) {
+                        (Some(note), _) if !weak => format!("the side to move: {note}"),
+                        (_, 1) => "the side to move wins".to_string(),
+                        (_, -1) => "the side to move loses".to_string(),
+                        _ => "a draw".to_string(),
+                    };
+                    println!(
+                        "score:     {score} ({meaning}; value {} from MAX's view)",
+                        score_text(r.value)
+                    );
+                    println!(
+                        "best move: {}",
+                        best.unwrap_or_else(|| "none (the game is over)".into())
+                    );
+                    println!("pv:        {}", pv.join(" "));
+                    println!(
+                        "stats:     {} ({} null-window probes)",
+                        stats_text(&stats, elapsed),
+                        r.probes
+                    );
                 }
             }
             Plan::Mcts(o) => {
@@ -386,6 +562,64 @@ impl GameVisitor for Analyze<'_> {
                         game.format_move(&state, m),
                         value_text(v)
                     );
+                }
+                println!("stats: {}", stats_text(&stats, elapsed));
+                Ok(())
+            }
+            Plan::Score { options, weak } => {
+                let start = Instant::now();
+                let mut stats = Stats::default();
+                let mut engine = Engine::new(&game, &options);
+                let mut legal = Vec::new();
+                if !game.is_terminal(&state) {
+                    game.legal_moves(&state, &mut legal);
+                }
+                let mut moves = Vec::new();
+                for &m in &legal {
+                    let child = game.play(&state, m);
+                    let r = score_search(
+                        &mut engine,
+                        &game,
+                        &child,
+                        weak,
+                        &Budget::default(),
+                        &mut stats,
+                        &mut |_, _| {},
+                    )
+                    .expect("a search without a budget always finishes");
+                    moves.push((m, r.value, r.value.for_player(mover).0));
+                }
+                moves.sort_by_key(|&(_, _, s)| std::cmp::Reverse(s));
+                let elapsed = start.elapsed();
+                if a.game.json {
+                    let list: Vec<Value> = moves
+                        .iter()
+                        .map(|&(m, v, s)| json!({"move": game.format_move(&state, m), "score": s, "value": v.0}))
+                        .collect();
+                    print_json(&json!({
+                        "game": info.name,
+                        "position": game.format_position(&state),
+                        "algo": plan.name(),
+                        "moves": list,
+                        "stats": stats_json(&stats, elapsed),
+                    }));
+                    return Ok(());
+                }
+                let notes: Vec<(G::Move, String)> =
+                    moves.iter().map(|&(m, _, s)| (m, s.to_string())).collect();
+                print_board(
+                    &game,
+                    &state,
+                    &notes,
+                    "the score of playing there, for the side to move",
+                );
+                println!(
+                    "{} to move; {}, best first:",
+                    to_move_name(&game, &state),
+                    plan.name()
+                );
+                for &(m, _, s) in &moves {
+                    println!("  {:<8} {:>4}", game.format_move(&state, m), s);
                 }
                 println!("stats: {}", stats_text(&stats, elapsed));
                 Ok(())

@@ -71,7 +71,7 @@ pub fn run(args: &TraceArgs) -> CliResult {
             };
             (name.to_string(), num_json(out.value))
         }
-        AlgoArg::Id | AlgoArg::Mcts => {
+        AlgoArg::Id | AlgoArg::Mcts | AlgoArg::Score => {
             return Err(CliError::input(
                 "trace shows minimax, alphabeta or expectiminimax on an explicit tree",
             ));

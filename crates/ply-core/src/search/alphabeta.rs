@@ -118,6 +118,33 @@ impl<M: Copy + Eq> Engine<M> {
         budget: &Budget,
         observer: &mut O,
     ) -> Option<Outcome<M>> {
+        self.search_window(
+            game,
+            state,
+            depth,
+            engine_scoring,
+            (MoverScore::NEG_INF, MoverScore::INF),
+            budget,
+            observer,
+        )
+    }
+
+    /// [`Engine::search`] with a root window `(alpha, beta)` from the view of
+    /// the player to move: the value returned is exact inside it, and an
+    /// upper (at most alpha) or lower (at least beta) bound outside. A null
+    /// window `(v, v + 1)` answers "is the value above v?" cheaply: the
+    /// building block of solving by the score ([`crate::search::score_search`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_window<G: Game<Move = M>, O: Observer>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        depth: Option<u32>,
+        engine_scoring: bool,
+        window: (MoverScore, MoverScore),
+        budget: &Budget,
+        observer: &mut O,
+    ) -> Option<Outcome<M>> {
         let mut options = self.options;
         options.depth = depth;
         if let Some(tt) = &mut self.tt {
@@ -131,6 +158,8 @@ impl<M: Copy + Eq> Engine<M> {
             ordering: options.ordering,
             pvs: options.pvs,
             tt_exact_depth: options.tt_exact_depth,
+            shortcuts: options.shortcuts,
+            killers: !options.no_killers,
             engine: self,
             budget,
             aborted: false,
@@ -138,14 +167,16 @@ impl<M: Copy + Eq> Engine<M> {
         let player = game.to_move(state);
         let outcome = match options.tie_break {
             TieBreak::First => {
-                let (v, proven) = s.search(state, 0, None, MoverScore::NEG_INF, MoverScore::INF);
+                let (v, proven) = s.search(state, 0, None, window.0, window.1);
                 if s.aborted {
                     return None;
                 }
                 let score = v.to_max(player);
                 let (value, distance) = s.scoring.report(score);
                 let mut pv = s.engine.pv.line(0).to_vec();
-                s.extend_pv(state, &mut pv);
+                if !G::SYMMETRIC_KEYS {
+                    s.extend_pv(state, &mut pv);
+                }
                 Outcome {
                     value,
                     best_move: pv.first().copied(),
@@ -168,6 +199,8 @@ struct Searcher<'a, 'b, G: Game, O> {
     ordering: bool,
     pvs: bool,
     tt_exact_depth: bool,
+    shortcuts: bool,
+    killers: bool,
     engine: &'a mut Engine<G::Move>,
     budget: &'a Budget<'b>,
     aborted: bool,
@@ -213,6 +246,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
         let p = ply as usize;
         self.engine.pv.clear(p);
+        let mut beta_narrow: Option<MoverScore> = None;
 
         let terminal = game.is_terminal(state);
         if terminal || ply >= self.limit {
@@ -220,6 +254,20 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
             return (v.for_player(player), terminal);
+        }
+
+        // Solver shortcut: a move that wins at once decides the node (it is
+        // the best possible result), with no search below it.
+        if self.shortcuts
+            && let Some((mv, raw)) = game.immediate_win(state)
+        {
+            let v = self.scoring.decided(raw, ply + 1);
+            if ply == 0 {
+                self.engine.pv.update(0, mv);
+            }
+            self.observer.leaf(ply, v, true);
+            self.observer.exit(ply, v);
+            return (v.for_player(player), true);
         }
 
         // The depth this node is searched to, as the table records it.
@@ -272,6 +320,50 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         let mut moves = std::mem::take(&mut self.engine.moves[p]);
         moves.clear();
         game.legal_moves(state, &mut moves);
+        if self.shortcuts {
+            // Solver shortcut: only the moves worth searching; when every
+            // move loses at once the game says so (two plies on). The root
+            // keeps its moves: it must still name one.
+            if let Some(raw) = game.forced_moves(state, &mut moves) {
+                if ply > 0 {
+                    self.engine.moves[p] = moves;
+                    let v = self.scoring.decided(raw, ply + 2);
+                    self.observer.leaf(ply, v, true);
+                    self.observer.exit(ply, v);
+                    return (v.for_player(player), true);
+                }
+                moves.clear();
+                game.legal_moves(state, &mut moves);
+            } else if !self.scoring.decided
+                && let Some((lo, hi)) = game.exact_bounds(state)
+            {
+                // Solver shortcut: the value cannot leave these bounds, so
+                // the window shrinks to them (proven facts, whatever the depth).
+                let (lo, hi) = match player {
+                    crate::score::Player::Max => (lo.0, hi.0),
+                    crate::score::Player::Min => (-hi.0, -lo.0),
+                };
+                let (mut a, mut b) = (alpha, beta);
+                if a.0 < lo {
+                    a = MoverScore(lo);
+                }
+                if b.0 > hi {
+                    b = MoverScore(hi);
+                }
+                if a >= b && ply > 0 {
+                    self.engine.moves[p] = moves;
+                    let v = if alpha.0 < lo { a } else { b };
+                    self.observer.exit(ply, v.to_max(player));
+                    return (v, true);
+                }
+                // The root keeps a window with room for a move to be best.
+                if a < b {
+                    alpha = a;
+                    beta_narrow = Some(b);
+                }
+            }
+        }
+        let beta = beta_narrow.unwrap_or(beta);
         self.order(state, &mut moves, p, tt_move);
 
         let alpha0 = alpha;
@@ -393,7 +485,9 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                 });
             }
             // Killer moves: what refuted a sibling at this ply probably refutes here.
-            if let Some(killers) = self.engine.killers.get(ply) {
+            if self.killers
+                && let Some(killers) = self.engine.killers.get(ply)
+            {
                 for k in killers.iter().rev().flatten() {
                     if let Some(pos) = moves.iter().position(|m| m == k) {
                         moves[..=pos].rotate_right(1);

@@ -6,6 +6,7 @@ pub mod expectimax;
 pub mod id;
 pub mod mcts;
 pub mod minimax;
+pub mod score_search;
 pub mod tt;
 
 use std::time::{Duration, Instant};
@@ -23,6 +24,7 @@ pub use expectimax::{ExpectOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
 pub use mcts::{MctsAgent, MctsOptions, MctsReport, mcts};
 pub use minimax::minimax;
+pub use score_search::{ScoreResult, Solved, score_search, solve_exact};
 
 /// How to choose among root moves of equal value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,6 +55,9 @@ pub struct SearchOptions {
     /// Move ordering: the game's hints, killer moves and the history
     /// heuristic. (With a table, its best move is always tried first.)
     pub ordering: bool,
+    /// With `ordering`, leave out the killer move (Connect Four's threat
+    /// ordering does better alone: measured, 30% fewer nodes on Test_L1_R1).
+    pub no_killers: bool,
     /// Principal-variation search: null windows after the first move.
     pub pvs: bool,
     /// Distance-to-end scores: the quickest win, the slowest loss.
@@ -62,6 +67,10 @@ pub struct SearchOptions {
     pub time_limit: Option<Duration>,
     /// Node budget, like the time budget.
     pub node_limit: Option<u64>,
+    /// The game's solver shortcuts ([`Game::immediate_win`],
+    /// [`Game::forced_moves`], [`Game::exact_bounds`]): proven facts that
+    /// end or narrow a node without searching it.
+    pub shortcuts: bool,
     /// Use table entries only when searched to exactly the depth needed, so
     /// a depth-limited search returns exactly the fixed-depth minimax value
     /// (for comparisons). Off, deeper entries are used too: stronger play,
@@ -84,13 +93,14 @@ impl SearchOptions {
     }
 
     /// The engine: a 64 MiB table, move ordering, principal-variation
-    /// search and distance-to-end scores.
+    /// search, distance-to-end scores and the game's shortcuts.
     pub fn engine() -> Self {
         SearchOptions {
             tt_mb: DEFAULT_TT_MB,
             ordering: true,
             pvs: true,
             fast_win: true,
+            shortcuts: true,
             ..Self::default()
         }
     }
@@ -148,6 +158,9 @@ pub fn describe(algorithm: Algorithm, o: &SearchOptions) -> String {
     if o.fast_win {
         parts.push("fast-win".into());
     }
+    if o.shortcuts {
+        parts.push("shortcuts".into());
+    }
     parts.join("+")
 }
 
@@ -197,6 +210,17 @@ impl Scoring {
             game.utility(state)
         } else {
             game.evaluate(state)
+        }
+    }
+
+    /// The score of a decided result (a utility reached `plies` from the
+    /// root), as a terminal leaf there would be scored.
+    #[inline]
+    pub(crate) fn decided(&self, raw: MaxScore, plies: u32) -> MaxScore {
+        if self.decided {
+            MaxScore(encode_leaf(raw.0, true, plies, self.distance))
+        } else {
+            raw
         }
     }
 

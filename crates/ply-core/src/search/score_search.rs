@@ -1,0 +1,155 @@
+//! Solving by the score: a sequence of null-window alpha-beta searches that
+//! narrows the range the value can lie in until it is one number. Pascal
+//! Pons calls it iterative deepening on the score; it is MTD with a
+//! bisection. Each probe `(v, v + 1)` only asks "is the value above v?",
+//! which prunes far more than a full window, and the table carries what
+//! each probe learned into the next.
+
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::score::{MaxScore, MoverScore};
+use crate::search::alphabeta::{Budget, Engine};
+
+/// What a score search proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreResult {
+    /// The value, MAX's view (in weak mode, only its sign: -1, 0 or +1).
+    pub value: MaxScore,
+    /// Null-window probes run.
+    pub probes: u32,
+}
+
+/// Solves `state` exactly (or, `weak`, only win/draw/loss) with null-window
+/// probes over the range the game's bounds allow. Uses the engine's options
+/// (table, ordering, shortcuts); no depth limit. `on_probe(lo, hi)` is told
+/// the range, mover's view, before each probe. `None` if the budget ran out.
+pub fn score_search<G: Game, O: Observer>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    weak: bool,
+    budget: &Budget,
+    observer: &mut O,
+    on_probe: &mut dyn FnMut(i32, i32),
+) -> Option<ScoreResult> {
+    let player = game.to_move(state);
+    let done = |v: MaxScore| {
+        let v = if weak { MaxScore(v.0.signum()) } else { v };
+        Some(ScoreResult {
+            value: v,
+            probes: 0,
+        })
+    };
+    if game.is_terminal(state) {
+        return done(game.utility(state));
+    }
+    if let Some((_, v)) = game.immediate_win(state) {
+        return done(v);
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    if let Some(v) = game.forced_moves(state, &mut moves) {
+        return done(v);
+    }
+    let (mut lo, mut hi) = match game.score_range(state) {
+        Some((a, b)) => {
+            let (a, b) = (a.for_player(player).0, b.for_player(player).0);
+            (a.min(b), a.max(b))
+        }
+        None => (-crate::score::MAX_GAME_SCORE, crate::score::MAX_GAME_SCORE),
+    };
+    if weak {
+        lo = lo.max(-1);
+        hi = hi.min(1);
+    }
+    let mut probes = 0;
+    while lo < hi {
+        // Bisect, but lean towards 0: probes near 0 are the cheapest.
+        let mut med = lo + (hi - lo) / 2;
+        if med <= 0 && lo / 2 < med {
+            med = lo / 2;
+        } else if med >= 0 && hi / 2 > med {
+            med = hi / 2;
+        }
+        on_probe(lo, hi);
+        let out = engine.search_window(
+            game,
+            state,
+            None,
+            false,
+            (MoverScore(med), MoverScore(med + 1)),
+            budget,
+            observer,
+        )?;
+        probes += 1;
+        let r = out.value.for_player(player).0;
+        if r <= med {
+            hi = r.min(med);
+        } else {
+            lo = r.max(med + 1);
+        }
+    }
+    let value = MoverScore(lo).to_max(player);
+    Some(ScoreResult {
+        value: if weak {
+            MaxScore(value.0.signum())
+        } else {
+            value
+        },
+        probes,
+    })
+}
+
+/// An exact solve by [`score_search`], then the best move by one more search
+/// with a window around the value, and the principal variation by repeating
+/// that along the line (the table keeps it cheap; in weak mode only the move).
+/// `observer` sees the solve only, so its node count is the solve's (the
+/// public solver's measure). `None` when the budget ran out.
+pub fn solve_exact<G: Game, O: Observer>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    weak: bool,
+    budget: &Budget,
+    observer: &mut O,
+    on_probe: &mut dyn FnMut(i32, i32),
+) -> Option<Solved<G::Move>> {
+    let r = score_search(engine, game, state, weak, budget, observer, on_probe)?;
+    let mut pv = Vec::new();
+    let mut s = state.clone();
+    let mut v = r.value.for_player(game.to_move(state)).0;
+    while !game.is_terminal(&s) && pv.len() < 64 {
+        let out = engine.search_window(
+            game,
+            &s,
+            None,
+            false,
+            (MoverScore(v - 1), MoverScore(v + 1)),
+            budget,
+            &mut NoObserver,
+        )?;
+        let Some(m) = out.best_move else { break };
+        pv.push(m);
+        if weak {
+            break;
+        }
+        s = game.play(&s, m);
+        v = -v;
+    }
+    Some(Solved {
+        result: r,
+        best_move: pv.first().copied(),
+        pv,
+    })
+}
+
+/// What [`solve_exact`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved<M> {
+    /// The value and the probes it took.
+    pub result: ScoreResult,
+    /// A move that keeps the value; `None` in a terminal position.
+    pub best_move: Option<M>,
+    /// Best play from the position (only the first move in weak mode).
+    pub pv: Vec<M>,
+}
