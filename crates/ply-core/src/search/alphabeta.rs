@@ -356,8 +356,9 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                     self.observer.exit(ply, v.to_max(player));
                     return (v, true);
                 }
-                // The root keeps a window with room for a move to be best.
-                if a < b {
+                // The root keeps the caller's window: narrowed, a move equal
+                // to a bound could not show itself best.
+                if ply > 0 {
                     alpha = a;
                     beta_narrow = Some(b);
                 }

@@ -1,0 +1,64 @@
+//! The Connect Four solver core in nodes per second: the score search on
+//! the first 100 positions of the public "middle easy" set (Test_L2_R1),
+//! the table (2 MiB: ample for these) cleared before each, as the public
+//! solver's figures are taken.
+//! Node counts are fixed, so criterion's throughput is nodes per second.
+//!
+//! `cargo bench -p ply-core --bench connect4`
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ply_core::prelude::*;
+use ply_core::search::alphabeta::Budget;
+use ply_core::search::score_search;
+use ply_games::Connect4;
+
+fn solver(c: &mut Criterion) {
+    let game = Connect4::standard();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/connect4/Test_L2_R1"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("{path} not found: the Connect Four bench needs shared/ beside the checkout");
+        return;
+    };
+    let states: Vec<_> = text
+        .lines()
+        .take(100)
+        .filter_map(|l| game.parse_position(l.split_whitespace().next()?).ok())
+        .collect();
+    let opts = SearchOptions {
+        tt_mb: 2,
+        ordering: true,
+        no_killers: true,
+        shortcuts: true,
+        ..SearchOptions::default()
+    };
+    let mut engine = Engine::new(&game, &opts);
+    let run = |engine: &mut Engine<u8>| {
+        let mut stats = Stats::default();
+        for s in &states {
+            engine.clear();
+            score_search(
+                engine,
+                &game,
+                s,
+                false,
+                &Budget::default(),
+                &mut stats,
+                &mut |_, _| {},
+            );
+        }
+        stats.nodes
+    };
+    let nodes = run(&mut engine);
+    eprintln!("{} positions, {nodes} nodes per run", states.len());
+    let mut group = c.benchmark_group("connect4-solver");
+    group.throughput(Throughput::Elements(nodes));
+    group.sample_size(10);
+    group.bench_function("Test_L2_R1-first-100", |b| b.iter(|| run(&mut engine)));
+    group.finish();
+}
+
+criterion_group!(benches, solver);
+criterion_main!(benches);
