@@ -10,11 +10,11 @@ use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/connect4")
+        .join("../../testdata/connect4")
         .join(name);
     assert!(
         p.exists(),
-        "test set {} not found (shared/ must sit beside the checkout)",
+        "test set {} not found (testdata/ of the repository)",
         p.display()
     );
     p

@@ -16,10 +16,10 @@ fn solver(c: &mut Criterion) {
     let game = Connect4::standard();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/connect4/Test_L2_R1"
+        "/../../testdata/connect4/Test_L2_R1"
     );
     let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("{path} not found: the Connect Four bench needs shared/ beside the checkout");
+        eprintln!("{path} not found: the Connect Four bench reads testdata/ of the repository");
         return;
     };
     let states: Vec<_> = text

@@ -56,7 +56,7 @@ impl Agent<Connect4> for Greedy {
 
 fn positions(set: &str) -> Vec<(String, i32)> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/connect4")
+        .join("../../testdata/connect4")
         .join(set);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     text.lines()
