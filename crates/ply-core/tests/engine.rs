@@ -5,29 +5,14 @@
 
 use std::collections::HashMap;
 
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use ply_core::play::{RandomAgent, SearchAgent, play_game};
+mod common;
+
+use common::random_position;
 use ply_core::prelude::*;
 use ply_core::search::comparison_set;
 use ply_games::TicTacToe;
 use ply_games::tictactoe::Board;
-
-fn random_position(g: &TicTacToe, seed: u64, plies: usize) -> Board {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut s = g.initial_state();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        moves.clear();
-        g.legal_moves(&s, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        s = g.play(&s, moves[rng.random_range(0..moves.len())]);
-    }
-    s
-}
 
 /// Runs every configuration of `ply compare`; checks the values against
 /// minimax and returns the node counts in order.

@@ -3,9 +3,10 @@
 //! searches agree too; random tie-breaking only picks best moves.
 
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 
+mod common;
+
+use common::random_position;
 use ply_core::prelude::*;
 use ply_games::{TicTacToe, Tree};
 
@@ -43,22 +44,6 @@ fn compare<G: Game>(g: &G, s: &G::State, opts: &SearchOptions) -> Result<(), Tes
         prop_assert_eq!(g.utility(&st), a.value);
     }
     Ok(())
-}
-
-/// A position of the m,n,k game reached by `plies` random moves.
-fn random_position(g: &TicTacToe, seed: u64, plies: usize) -> ply_games::tictactoe::Board {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut s = g.initial_state();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        moves.clear();
-        g.legal_moves(&s, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        s = g.play(&s, moves[rng.random_range(0..moves.len())]);
-    }
-    s
 }
 
 proptest! {

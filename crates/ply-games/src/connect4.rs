@@ -253,7 +253,9 @@ impl Connect4 {
             return Some(Vec::new());
         }
         let last = s.current ^ s.mask; // stones of the player who moved last
-        for c in 0..self.width {
+        // Rightmost first: sequences typed left to right come back as typed
+        // more often (any order that reaches the position is correct).
+        for c in (0..self.width).rev() {
             let col = self.column(c);
             let in_col = s.mask & col;
             if in_col == 0 {

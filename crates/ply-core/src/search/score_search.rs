@@ -119,12 +119,15 @@ pub fn solve_exact<G: Game, O: Observer>(
     let mut s = state.clone();
     let mut v = r.value.for_player(game.to_move(state)).0;
     while !game.is_terminal(&s) && pv.len() < 64 {
+        // Exact: a window around the value. Weak: the null window just below
+        // it, where any move that reaches the value fails high and is named.
+        let window = if weak { (v - 1, v) } else { (v - 1, v + 1) };
         let out = engine.search_window(
             game,
             &s,
             None,
             false,
-            (MoverScore(v - 1), MoverScore(v + 1)),
+            (MoverScore(window.0), MoverScore(window.1)),
             budget,
             &mut NoObserver,
         )?;
