@@ -274,7 +274,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         let need = if self.scoring.exact {
             COMPLETE
         } else {
-            (self.limit - ply).min(u32::from(COMPLETE) - 1) as u16
+            (self.limit - ply).min(u32::from(COMPLETE) - 1) as u8
         };
 
         // Transposition table: a result for this position from elsewhere in
