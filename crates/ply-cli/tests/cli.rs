@@ -562,3 +562,24 @@ fn pig_from_the_command_line() {
     let e = fails(&["solve", "pig", "--param", "target=1"]);
     assert!(e.contains("target"), "{e}");
 }
+
+#[test]
+fn deep_games_do_not_overflow_the_stack() {
+    // 200,000 plies of recursion; the table keeps it linear.
+    let s = json(&[
+        "solve",
+        "coins",
+        "--position",
+        "200000",
+        "--algo",
+        "alphabeta",
+        "--tt-mb",
+        "64",
+        "--json",
+    ]);
+    assert_eq!(
+        s["value"], 1,
+        "200,000 is not a multiple of 3: the first player wins"
+    );
+    assert_eq!(s["stats"]["depth"], 200_000);
+}
