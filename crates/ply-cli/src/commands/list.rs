@@ -61,12 +61,18 @@ pub fn run(args: &ListArgs) -> CliResult {
         } else {
             println!("    parameters (--param key=value):");
             for p in g.params {
-                println!("      {}={:<6} {}", p.name, p.default, p.meaning);
+                let setting = format!("{}={}", p.name, p.default);
+                println!("      {setting:<14} {}", p.meaning);
             }
         }
         println!("    positions:  {}", g.positions);
         println!("    moves:      {}", g.moves);
-        println!("    start:      {}", g.default_position);
+        let start = if g.default_position.is_empty() {
+            "(the empty board)"
+        } else {
+            g.default_position
+        };
+        println!("    start:      {start}");
     }
     println!("\nALGORITHMS (--algo)");
     for (name, description) in algorithms() {
@@ -74,7 +80,8 @@ pub fn run(args: &ListArgs) -> CliResult {
     }
     println!("\n  without --algo: the engine (id with a table, ordering, PVS and fast wins) for");
     println!(
-        "  deterministic games, expectiminimax for games with chance (pig, trees with [...])."
+        "  deterministic games, expectiminimax for games with chance (pig, trees with [...]),"
     );
+    println!("  the score search for connect4.");
     Ok(())
 }
