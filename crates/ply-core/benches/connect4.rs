@@ -8,8 +8,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ply_core::prelude::*;
-use ply_core::search::alphabeta::Budget;
-use ply_core::search::score_search;
+use ply_core::search::solve_score;
 use ply_games::Connect4;
 
 fn solver(c: &mut Criterion) {
@@ -39,15 +38,7 @@ fn solver(c: &mut Criterion) {
         let mut stats = Stats::default();
         for s in &states {
             engine.clear();
-            score_search(
-                engine,
-                &game,
-                s,
-                false,
-                &Budget::default(),
-                &mut stats,
-                &mut |_, _| {},
-            );
+            solve_score(engine, &game, s, false, &mut stats);
         }
         stats.nodes
     };

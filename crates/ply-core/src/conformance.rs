@@ -16,7 +16,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::explore::perft;
-use crate::game::{Game, Notation};
+use crate::game::Notation;
 
 /// What to check, beyond the contract itself.
 #[derive(Clone, Debug)]
@@ -203,37 +203,6 @@ fn check_position<G: Notation>(game: &G, state: &G::State) -> Result<(), String>
     }
     if !game.is_terminal(state) && game.to_move(state) != game.to_move(&back) {
         return Err(fail("a parsed copy disagrees on who is to move", state));
-    }
-    Ok(())
-}
-
-/// Whether `game` satisfies [`Game`] on the states reachable by the random
-/// games of `config`, without the notation checks: for games with no notation.
-pub fn check_rules<G: Game>(game: &G, seed: u64, playouts: usize) -> Result<(), String> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    for _ in 0..playouts {
-        let mut state = game.initial_state();
-        for _ in 0..100_000 {
-            moves.clear();
-            game.legal_moves(&state, &mut moves);
-            if game.is_terminal(&state) {
-                if !moves.is_empty() {
-                    return Err(fail("a terminal state has legal moves", &state));
-                }
-                break;
-            }
-            if moves.is_empty() {
-                return Err(fail("a non-terminal state has no legal moves", &state));
-            }
-            state = game.play(&state, moves[rng.random_range(0..moves.len())]);
-        }
-        if !game.is_terminal(&state) {
-            return Err(fail(
-                "a random game did not end within 100000 plies",
-                &state,
-            ));
-        }
     }
     Ok(())
 }

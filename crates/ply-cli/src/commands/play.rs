@@ -49,7 +49,7 @@ enum Engine<G: Game> {
     /// The exact solver, with a fallback for when it runs out of time.
     Score(Box<ScoreEngine<G>>),
     Search(SearchAgent<G::Move>),
-    Expecti(Plan),
+    Expecti(SearchOptions, bool),
     Mcts(MctsAgent<G>),
 }
 
@@ -57,7 +57,7 @@ impl<G: Notation> Engine<G> {
     fn new(game: &G, plan: Plan, time: std::time::Duration) -> Self {
         match plan {
             Plan::Search(a, o) => Engine::Search(SearchAgent::new(a, o)),
-            Plan::Expecti { .. } => Engine::Expecti(plan),
+            Plan::Expecti { options, star1 } => Engine::Expecti(options, star1),
             Plan::Mcts(o) => Engine::Mcts(MctsAgent::new(o)),
             Plan::Score { options, weak } => {
                 let fallback = SearchOptions {
@@ -139,7 +139,7 @@ impl<G: Notation> Engine<G> {
                 );
                 (out.best_move, said)
             }
-            Engine::Expecti(Plan::Expecti { options, star1 }) => {
+            Engine::Expecti(options, star1) => {
                 let out = expectiminimax(
                     game,
                     state,
@@ -150,7 +150,6 @@ impl<G: Notation> Engine<G> {
                 let said = format!("value {}", expect_text(game, out.value));
                 (out.best_move, said)
             }
-            Engine::Expecti(_) => unreachable!("an Expecti engine holds an expectiminimax plan"),
             Engine::Mcts(agent) => {
                 let r = agent.think(game, state);
                 let said = match r.moves.first() {

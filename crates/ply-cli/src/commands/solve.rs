@@ -6,7 +6,7 @@ use ply_core::observe::{Stats, value_text};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{
     Algorithm, Engine, ExpectOutcome, Iteration, MctsReport, Outcome, SearchOptions, analyze,
-    expectiminimax, iterative_deepening, mcts, score_search,
+    expectiminimax, iterative_deepening, mcts, solve_score,
 };
 use ply_core::{Game, MaxScore, Notation, Player};
 use ply_games::{GameInfo, GameVisitor};
@@ -87,16 +87,7 @@ fn run_batch<G: Notation>(
         engine.clear();
         let mut stats = Stats::default();
         let start = Instant::now();
-        let r = score_search(
-            &mut engine,
-            game,
-            &state,
-            weak,
-            &Budget::default(),
-            &mut stats,
-            &mut |_, _| {},
-        )
-        .expect("a search without a budget always finishes");
+        let r = solve_score(&mut engine, game, &state, weak, &mut stats);
         let us = start.elapsed().as_secs_f64() * 1e6;
         let score = r.value.for_player(game.to_move(&state)).0;
         println!("{moves} {score} {} {:.0}", stats.nodes, us);
@@ -577,16 +568,7 @@ impl GameVisitor for Analyze<'_> {
                 let mut moves = Vec::new();
                 for &m in &legal {
                     let child = game.play(&state, m);
-                    let r = score_search(
-                        &mut engine,
-                        &game,
-                        &child,
-                        weak,
-                        &Budget::default(),
-                        &mut stats,
-                        &mut |_, _| {},
-                    )
-                    .expect("a search without a budget always finishes");
+                    let r = solve_score(&mut engine, &game, &child, weak, &mut stats);
                     moves.push((m, r.value, r.value.for_player(mover).0));
                 }
                 moves.sort_by_key(|&(_, _, s)| std::cmp::Reverse(s));

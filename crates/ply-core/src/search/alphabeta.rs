@@ -174,9 +174,7 @@ impl<M: Copy + Eq> Engine<M> {
                 let score = v.to_max(player);
                 let (value, distance) = s.scoring.report(score);
                 let mut pv = s.engine.pv.line(0).to_vec();
-                if !G::SYMMETRIC_KEYS {
-                    s.extend_pv(state, &mut pv);
-                }
+                s.extend_pv(state, &mut pv);
                 Outcome {
                     value,
                     best_move: pv.first().copied(),
@@ -527,11 +525,15 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
     }
 
     /// Table cutoffs can cut the principal variation short: continue it from
-    /// the table's exact entries, as far as they go and stay legal.
+    /// the table's exact entries, as far as they go and stay legal. Not for
+    /// games whose keys merge mirror images: a stored move may be mirrored.
     fn extend_pv(&self, state: &G::State, pv: &mut Vec<G::Move>) {
         let Some(tt) = &self.engine.tt else {
             return;
         };
+        if G::SYMMETRIC_KEYS {
+            return;
+        }
         let game = self.game;
         let mut s = state.clone();
         for &m in pv.iter() {

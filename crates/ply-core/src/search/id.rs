@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
-use crate::observe::{Observer, Stats};
+use crate::observe::Observer;
 use crate::search::alphabeta::{Budget, Engine};
 use crate::search::{Outcome, SearchOptions};
 
@@ -107,16 +107,4 @@ pub fn iterate<G: Game, O: Observer>(
         depth += 1;
     }
     best.expect("depth 1 always completes")
-}
-
-/// Statistics and outcome of an iterative-deepening search, for callers that
-/// want both without writing an observer.
-pub fn iterative_deepening_with_stats<G: Game>(
-    game: &G,
-    state: &G::State,
-    options: &SearchOptions,
-) -> (Outcome<G::Move>, Stats) {
-    let mut stats = Stats::default();
-    let out = iterative_deepening(game, state, options, None, &mut stats, |_| {});
-    (out, stats)
 }

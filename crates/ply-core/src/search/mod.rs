@@ -24,7 +24,7 @@ pub use expectimax::{ExpectOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
 pub use mcts::{MctsAgent, MctsOptions, MctsReport, mcts};
 pub use minimax::minimax;
-pub use score_search::{ScoreResult, Solved, score_search, solve_exact};
+pub use score_search::{ScoreResult, Solved, score_search, solve_exact, solve_score};
 
 /// How to choose among root moves of equal value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

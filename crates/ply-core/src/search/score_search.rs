@@ -33,23 +33,21 @@ pub fn score_search<G: Game, O: Observer>(
     on_probe: &mut dyn FnMut(i32, i32),
 ) -> Option<ScoreResult> {
     let player = game.to_move(state);
-    let done = |v: MaxScore| {
-        let v = if weak { MaxScore(v.0.signum()) } else { v };
-        Some(ScoreResult {
-            value: v,
-            probes: 0,
-        })
+    // Weak mode reports only the sign of what it proved.
+    let done = |v: MaxScore, probes: u32| {
+        let value = if weak { MaxScore(v.0.signum()) } else { v };
+        Some(ScoreResult { value, probes })
     };
     if game.is_terminal(state) {
-        return done(game.utility(state));
+        return done(game.utility(state), 0);
     }
     if let Some((_, v)) = game.immediate_win(state) {
-        return done(v);
+        return done(v, 0);
     }
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);
     if let Some(v) = game.forced_moves(state, &mut moves) {
-        return done(v);
+        return done(v, 0);
     }
     let (mut lo, mut hi) = match game.score_range(state) {
         Some((a, b)) => {
@@ -89,15 +87,27 @@ pub fn score_search<G: Game, O: Observer>(
             lo = r.max(med + 1);
         }
     }
-    let value = MoverScore(lo).to_max(player);
-    Some(ScoreResult {
-        value: if weak {
-            MaxScore(value.0.signum())
-        } else {
-            value
-        },
-        probes,
-    })
+    done(MoverScore(lo).to_max(player), probes)
+}
+
+/// [`score_search`] without a budget: it always finishes.
+pub fn solve_score<G: Game, O: Observer>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    weak: bool,
+    observer: &mut O,
+) -> ScoreResult {
+    score_search(
+        engine,
+        game,
+        state,
+        weak,
+        &Budget::default(),
+        observer,
+        &mut |_, _| {},
+    )
+    .expect("a search without a budget always finishes")
 }
 
 /// An exact solve by [`score_search`], then the best move by one more search
