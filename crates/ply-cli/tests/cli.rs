@@ -190,7 +190,10 @@ fn perft_and_list() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["coins", "tictactoe", "tree", "pig", "connect4"]);
+    assert_eq!(
+        names,
+        ["coins", "tictactoe", "tree", "pig", "connect4", "chess"]
+    );
     let algos: Vec<&str> = l["algorithms"]
         .as_array()
         .unwrap()

@@ -8,7 +8,8 @@ use std::collections::HashSet;
 use crate::game::Game;
 
 /// The number of move sequences of exactly `depth` moves from `state`
-/// (sequences that end the game earlier are not counted). Perft is the
+/// (sequences that end the game earlier are not counted), over the
+/// moves [`Game::perft_moves`] lists. Perft is the
 /// standard test of a move generator: each game has published counts.
 pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
     let mut buffers = Vec::new();
@@ -24,12 +25,9 @@ fn perft_rec<G: Game>(
     if depth == 0 {
         return 1;
     }
-    if game.is_terminal(state) {
-        return 0;
-    }
     let mut moves = buffers.pop().unwrap_or_default();
     moves.clear();
-    game.legal_moves(state, &mut moves);
+    game.perft_moves(state, &mut moves);
     let n = if depth == 1 {
         moves.len() as u64
     } else {
@@ -46,10 +44,10 @@ fn perft_rec<G: Game>(
 /// after it. The numbers add up to `perft(depth)`.
 pub fn perft_divide<G: Game>(game: &G, state: &G::State, depth: u32) -> Vec<(G::Move, u64)> {
     let mut moves = Vec::new();
-    if depth == 0 || game.is_terminal(state) {
+    if depth == 0 {
         return Vec::new();
     }
-    game.legal_moves(state, &mut moves);
+    game.perft_moves(state, &mut moves);
     moves
         .into_iter()
         .map(|m| (m, perft(game, &game.play(state, m), depth - 1)))

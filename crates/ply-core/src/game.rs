@@ -65,6 +65,14 @@ pub trait Game: Sync {
         }
     }
 
+    /// [`Game::evaluate`] on a state the caller has already found not to be
+    /// terminal: engines test for the end first, so a game whose terminal
+    /// test costs something (chess generates moves for it) can skip the
+    /// second test here. The default is [`Game::evaluate`].
+    fn heuristic(&self, state: &Self::State) -> MaxScore {
+        self.evaluate(state)
+    }
+
     /// A 64-bit key for transposition tables: equal states must give equal
     /// keys. The default hashes the state with a fixed (reproducible) hasher;
     /// a game overrides it with something cheaper, such as Zobrist keys or
@@ -145,6 +153,63 @@ pub trait Game: Sync {
     /// chance nodes needs them; `None` (the default) switches it off.
     fn value_bounds(&self, _state: &Self::State, _exact: bool) -> Option<(MaxScore, MaxScore)> {
         None
+    }
+
+    /// Quiescence: appends the *noisy* moves of `state` (in chess: captures
+    /// and promotions), those that can change the evaluation by a lot, and
+    /// returns `true`. A depth-limited engine with `quiescence` on keeps
+    /// searching these past its depth limit until the position is quiet, so
+    /// that it never scores a position in the middle of an exchange (the
+    /// horizon effect). The default returns `false`: no quiescence, the
+    /// horizon is scored by [`Game::evaluate`] as it stands.
+    fn noisy_moves(&self, _state: &Self::State, _moves: &mut Vec<Self::Move>) -> bool {
+        false
+    }
+
+    /// Whether the player to move must answer a threat at once (in chess:
+    /// is in check). Engines then search the node one ply deeper (the check
+    /// extension), never "stand pat" in quiescence, and neither pass (null
+    /// move) nor reduce moves there. Default: never.
+    fn in_check(&self, _state: &Self::State) -> bool {
+        false
+    }
+
+    /// Null-move pruning: the state after the player to move passes, or
+    /// `None` where passing is illegal or unsafe (in check; in chess, pawn
+    /// endings, where having to move can be a disadvantage). If even passing
+    /// keeps a shallow search above beta, a real move will too, and the node
+    /// is cut. Default: `None` (never prune this way).
+    fn null_move(&self, _state: &Self::State) -> Option<Self::State> {
+        None
+    }
+
+    /// Late-move reductions: whether `mv` is quiet (in chess: not a capture
+    /// nor a promotion). Quiet moves late in a well-ordered list rarely turn
+    /// out best, so engines search them a ply shallower first and search
+    /// again at full depth only if one surprises. Default: `false` (never
+    /// reduce).
+    fn is_quiet(&self, _state: &Self::State, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Aspiration windows: how far, in evaluation units, a position's value
+    /// usually moves from one iteration of iterative deepening to the next.
+    /// Iterations then start with that window around the last value and
+    /// widen it only when the value falls outside. `None` (the default):
+    /// full windows.
+    fn aspiration_window(&self) -> Option<i32> {
+        None
+    }
+
+    /// The moves perft (the move-generator test) counts from `state`. The
+    /// default is the legal moves, none in a terminal state. Chess overrides
+    /// it: by convention its perft counts continue through the draws the
+    /// rules declare (insufficient material, fifty moves, repetition) and
+    /// stop only where no move is legal.
+    fn perft_moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
+        if !self.is_terminal(state) {
+            self.legal_moves(state, moves);
+        }
     }
 
     /// The number of history-heuristic slots [`Game::history_slot`] maps

@@ -7,6 +7,7 @@
 //! [`GAMES`] describes them for listings; [`visit`] builds one by name from
 //! `key=value` parameters and hands it, fully typed, to generic code.
 
+pub mod chess;
 pub mod coins;
 pub mod connect4;
 pub mod params;
@@ -14,6 +15,7 @@ pub mod pig;
 pub mod tictactoe;
 pub mod tree;
 
+pub use chess::Chess;
 pub use coins::Coins;
 pub use connect4::Connect4;
 pub use params::{Params, SetupError};
@@ -144,6 +146,16 @@ pub const GAMES: &[GameInfo] = &[
         default_depth: None,
         exact_solver: true,
     },
+    GameInfo {
+        name: "chess",
+        rules: "chess (cozy-chess move generation): checkmate wins; stalemate, the fifty-move rule, threefold repetition and insufficient material draw; values in centipawns, White's view",
+        params: &[],
+        positions: "FEN (or startpos), optionally followed by 'moves' and UCI or SAN moves, as in UCI's position command; rep=N after the FEN counts earlier occurrences",
+        moves: "UCI (e2e4, e7e8q, castling e1g1) or SAN (Nf3, O-O, exd8=Q+)",
+        default_position: "startpos",
+        default_depth: None,
+        exact_solver: false,
+    },
 ];
 
 /// Generic code that wants a game by name: [`visit`] builds the game and
@@ -179,6 +191,7 @@ pub fn visit<V: GameVisitor>(
         "tictactoe" => visitor.visit(TicTacToe::from_params(params)?, info),
         "pig" => visitor.visit(Pig::from_params(params)?, info),
         "connect4" => visitor.visit(Connect4::from_params(params)?, info),
+        "chess" => visitor.visit(Chess::from_params(params)?, info),
         "tree" => {
             params.check_known("tree", &[])?;
             visitor.visit(Tree, info)

@@ -48,7 +48,7 @@ struct ScoreEngine<G: Game> {
 enum Engine<G: Game> {
     /// The exact solver, with a fallback for when it runs out of time.
     Score(Box<ScoreEngine<G>>),
-    Search(SearchAgent<G::Move>),
+    Search(Box<SearchAgent<G::Move>>),
     Expecti(SearchOptions, bool),
     Mcts(MctsAgent<G>),
 }
@@ -56,7 +56,7 @@ enum Engine<G: Game> {
 impl<G: Notation> Engine<G> {
     fn new(game: &G, plan: Plan, time: std::time::Duration) -> Self {
         match plan {
-            Plan::Search(a, o) => Engine::Search(SearchAgent::new(a, o)),
+            Plan::Search(a, o) => Engine::Search(Box::new(SearchAgent::new(a, o))),
             Plan::Expecti { options, star1 } => Engine::Expecti(options, star1),
             Plan::Mcts(o) => Engine::Mcts(MctsAgent::new(o)),
             Plan::Score { options, weak } => {

@@ -26,7 +26,7 @@ use std::time::Instant;
 
 use crate::game::{Game, sort_by_priority};
 use crate::observe::Observer;
-use crate::score::{MoverScore, Window, distance_to_node, distance_to_root};
+use crate::score::{MoverScore, Window, distance_to_node, distance_to_root, is_decided};
 use crate::search::tt::{Bound, COMPLETE, TransTable};
 use crate::search::{Outcome, PvTable, RootTies, Scoring, SearchOptions, TieBreak};
 
@@ -53,6 +53,10 @@ const KILLERS: usize = 1;
 /// The largest history bonus, reached at this many plies of remaining depth.
 const HISTORY_DEPTH_CAP: u32 = 20;
 
+/// Quiescence stops here whatever the position (a guard: captures run
+/// out long before in any real game).
+const MAX_QUIESCENCE_PLY: u32 = 200;
+
 /// What an engine keeps between searches: the table, the killer moves and
 /// the history scores, which make the next search (the next iteration, the
 /// next move of a game) faster.
@@ -65,6 +69,8 @@ pub struct Engine<M> {
     pv: PvTable<M>,
     /// Nodes visited over the engine's life (the node budget counts these).
     pub nodes: u64,
+    /// The deepest ply reached (quiescence included) since it was last reset.
+    pub seldepth: u32,
 }
 
 impl<M: Copy + Eq> Engine<M> {
@@ -85,6 +91,7 @@ impl<M: Copy + Eq> Engine<M> {
             moves: Vec::new(),
             pv: PvTable::new(),
             nodes: 0,
+            seldepth: 0,
         }
     }
 
@@ -155,6 +162,10 @@ impl<M: Copy + Eq> Engine<M> {
             observer,
             scoring: Scoring::new(&options, engine_scoring),
             limit: options.ply_limit(),
+            quiescence: options.quiescence,
+            null_move: options.null_move && options.depth.is_some(),
+            reductions: options.reductions && options.depth.is_some(),
+            check_extension: options.check_extension && options.depth.is_some(),
             ordering: options.ordering,
             pvs: options.pvs,
             tt_exact_depth: options.tt_exact_depth,
@@ -167,7 +178,8 @@ impl<M: Copy + Eq> Engine<M> {
         let player = game.to_move(state);
         let outcome = match options.tie_break {
             TieBreak::First => {
-                let (v, proven) = s.search(state, 0, None, window.0, window.1);
+                let depth = s.limit;
+                let (v, proven) = s.search(state, 0, depth, None, window.0, window.1);
                 if s.aborted {
                     return None;
                 }
@@ -193,7 +205,12 @@ struct Searcher<'a, 'b, G: Game, O> {
     game: &'a G,
     observer: &'a mut O,
     scoring: Scoring,
+    /// The root's depth (`u32::MAX`: to the end).
     limit: u32,
+    quiescence: bool,
+    null_move: bool,
+    reductions: bool,
+    check_extension: bool,
     ordering: bool,
     pvs: bool,
     tt_exact_depth: bool,
@@ -216,16 +233,21 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
     }
 
-    /// The value of `state` for the player to move, and whether it is
-    /// proven (independent of the depth limit).
+    /// The value of `state` for the player to move, searched `depth` more
+    /// plies (`u32::MAX`: to the end), and whether it is proven
+    /// (independent of the depth limit).
     fn search(
         &mut self,
         state: &G::State,
         ply: u32,
+        depth: u32,
         index: Option<usize>,
         mut alpha: MoverScore,
         beta: MoverScore,
     ) -> (MoverScore, bool) {
+        if depth == 0 && self.quiescence {
+            return self.quiesce(state, ply, index, alpha, beta);
+        }
         let game = self.game;
         let player = game.to_move(state);
         self.observer.enter(
@@ -244,10 +266,11 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
         let p = ply as usize;
         self.engine.pv.clear(p);
+        self.engine.seldepth = self.engine.seldepth.max(ply);
         let mut beta_narrow: Option<MoverScore> = None;
 
         let terminal = game.is_terminal(state);
-        if terminal || ply >= self.limit {
+        if terminal || depth == 0 {
             let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
@@ -272,7 +295,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         let need = if self.scoring.exact {
             COMPLETE
         } else {
-            (self.limit - ply).min(u32::from(COMPLETE) - 1) as u8
+            depth.min(u32::from(COMPLETE) - 1) as u8
         };
 
         // Transposition table: a result for this position from elsewhere in
@@ -309,6 +332,47 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                         return (s, e.depth == COMPLETE);
                     }
                 }
+            }
+        }
+
+        let in_check =
+            (self.null_move || self.reductions || self.check_extension) && game.in_check(state);
+
+        // Null-move pruning: let the opponent move twice. If a shallower
+        // search still fails high, a real move would too (the null-move
+        // observation: a move is almost always better than none), so the
+        // node is cut without searching its moves. Not at the root, not
+        // in the principal variation (a null window here means "not PV"),
+        // not in check, not near decided scores, and only where the game
+        // says passing is safe (not in chess pawn endings: zugzwang).
+        if self.null_move
+            && ply > 0
+            && depth >= 3
+            && !in_check
+            && beta.0 - alpha.0 == 1
+            && !is_decided(beta.0)
+            && self
+                .scoring
+                .leaf(game, state, false, ply)
+                .for_player(player)
+                >= beta
+            && let Some(passed) = game.null_move(state)
+        {
+            let r = if depth >= 7 { 3 } else { 2 };
+            let (v, _) = self.search(&passed, ply + 1, depth - 1 - r, None, -beta, -alpha);
+            let v = -v;
+            if self.aborted {
+                self.observer.exit(ply, MoverScore(0).to_max(player));
+                return (MoverScore(0), false);
+            }
+            if v >= beta {
+                // A null-move bound is not a proof of a mate.
+                let v = if is_decided(v.0) { beta } else { v };
+                if let Some(tt) = &mut self.engine.tt {
+                    tt.store(key, v.0, need, Bound::Lower, tt_move);
+                }
+                self.observer.exit(ply, v.to_max(player));
+                return (v, false);
             }
         }
 
@@ -370,21 +434,64 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         let mut best_move = None;
         let mut proven = true;
         let n = moves.len();
+        let exact = self.scoring.exact;
         for (i, &mv) in moves.iter().enumerate() {
             let child = game.play(state, mv);
+            // Check extension: a forcing move is searched a ply deeper, so
+            // a sequence of checks is not cut off in the middle (bounded:
+            // no deeper than twice the root's depth).
+            let extend =
+                self.check_extension && ply < self.limit.saturating_mul(2) && game.in_check(&child);
+            let child_depth = if exact {
+                depth
+            } else {
+                depth - 1 + u32::from(extend)
+            };
+            // Late-move reductions: in a well-ordered list, a quiet move
+            // late in the list rarely turns out best, so it is first
+            // searched shallower; only if it beats alpha is it searched
+            // again at full depth. Never in check, never for checks,
+            // captures, the table's move or the killer.
+            let reduce = if self.reductions
+                && depth >= 3
+                && i >= 3
+                && !in_check
+                && !extend
+                && Some(mv) != tt_move
+                && !self.is_killer(p, mv)
+                && game.is_quiet(state, mv)
+            {
+                if i >= 8 && depth >= 6 { 2 } else { 1 }
+            } else {
+                0
+            };
             let (v, child_proven) = if i == 0 || !self.pvs {
-                let (v, c) = self.search(&child, ply + 1, Some(i), -beta, -alpha);
+                let (mut v, mut c) = self.search(
+                    &child,
+                    ply + 1,
+                    child_depth - reduce,
+                    Some(i),
+                    -beta,
+                    -alpha,
+                );
+                if reduce > 0 && -v > alpha && !self.aborted {
+                    (v, c) = self.search(&child, ply + 1, child_depth, Some(i), -beta, -alpha);
+                }
                 (-v, c)
             } else {
                 // Principal-variation search: the first move is probably
                 // best, so prove the others no better with a null window
                 // (cheap), and search again in full only if one is. Same
                 // value: the re-search restores the exact window.
-                let (v, c) =
-                    self.search(&child, ply + 1, Some(i), MoverScore(-alpha.0 - 1), -alpha);
+                let null = MoverScore(-alpha.0 - 1);
+                let (mut v, mut c) =
+                    self.search(&child, ply + 1, child_depth - reduce, Some(i), null, -alpha);
+                if reduce > 0 && -v > alpha && !self.aborted {
+                    (v, c) = self.search(&child, ply + 1, child_depth, Some(i), null, -alpha);
+                }
                 let v = -v;
                 if v > alpha && v < beta && !self.aborted {
-                    let (v, c) = self.search(&child, ply + 1, Some(i), -beta, -alpha);
+                    let (v, c) = self.search(&child, ply + 1, child_depth, Some(i), -beta, -alpha);
                     (-v, c)
                 } else {
                     (v, c)
@@ -414,7 +521,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             if alpha >= beta {
                 proven = child_proven;
                 if self.ordering {
-                    self.remember_cutoff(state, p, mv);
+                    self.remember_cutoff(state, p, depth, mv);
                 }
                 if i + 1 < n {
                     self.observer.cutoff(ply, i, n - i - 1);
@@ -506,8 +613,102 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
     }
 
+    fn is_killer(&self, ply: usize, mv: G::Move) -> bool {
+        self.killers
+            && self
+                .engine
+                .killers
+                .get(ply)
+                .is_some_and(|k| k.contains(&Some(mv)))
+    }
+
+    /// Quiescence search: past the depth limit, only the game's noisy
+    /// moves (captures, promotions) are searched, until the position is
+    /// quiet, so the horizon never falls in the middle of an exchange.
+    /// The player to move may "stand pat" (take the static evaluation)
+    /// instead of capturing, since captures are not forced; in check it
+    /// may not, and every legal reply is searched. Proven only at the end
+    /// of the game.
+    fn quiesce(
+        &mut self,
+        state: &G::State,
+        ply: u32,
+        index: Option<usize>,
+        mut alpha: MoverScore,
+        beta: MoverScore,
+    ) -> (MoverScore, bool) {
+        let game = self.game;
+        let player = game.to_move(state);
+        self.observer.enter(
+            ply,
+            index,
+            player,
+            Some(Window::from_mover(alpha, beta, player)),
+        );
+        self.engine.nodes += 1;
+        if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
+            self.check_budget();
+        }
+        let p = ply as usize;
+        self.engine.pv.clear(p);
+        self.engine.seldepth = self.engine.seldepth.max(ply);
+        let terminal = game.is_terminal(state);
+        if self.aborted || terminal || ply >= MAX_QUIESCENCE_PLY {
+            let v = self.scoring.leaf(game, state, terminal, ply);
+            self.observer.leaf(ply, v, terminal);
+            self.observer.exit(ply, v);
+            return (v.for_player(player), terminal);
+        }
+        if self.engine.moves.len() <= p {
+            self.engine.moves.resize_with(p + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.engine.moves[p]);
+        moves.clear();
+        let mut best = MoverScore::NEG_INF;
+        if game.in_check(state) {
+            game.legal_moves(state, &mut moves);
+        } else {
+            let stand = self.scoring.leaf(game, state, false, ply);
+            self.observer.leaf(ply, stand, false);
+            best = stand.for_player(player);
+            if best >= beta || !game.noisy_moves(state, &mut moves) {
+                self.engine.moves[p] = moves;
+                self.observer.exit(ply, stand);
+                return (best, false);
+            }
+            if best > alpha {
+                alpha = best;
+            }
+        }
+        game.order_moves(state, &mut moves);
+        let n = moves.len();
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = game.play(state, mv);
+            let v = -self.quiesce(&child, ply + 1, Some(i), -beta, -alpha).0;
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.engine.pv.update(p, mv);
+                }
+            }
+            if alpha >= beta {
+                if i + 1 < n {
+                    self.observer.cutoff(ply, i, n - i - 1);
+                }
+                break;
+            }
+        }
+        self.engine.moves[p] = moves;
+        self.observer.exit(ply, best.to_max(player));
+        (best, false)
+    }
+
     /// Records a move that caused a cutoff, for the killer and history heuristics.
-    fn remember_cutoff(&mut self, state: &G::State, ply: usize, mv: G::Move) {
+    fn remember_cutoff(&mut self, state: &G::State, ply: usize, depth: u32, mv: G::Move) {
         if self.engine.killers.len() <= ply {
             self.engine.killers.resize(ply + 1, [None; KILLERS]);
         }
@@ -519,7 +720,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         if let Some(slot) = self.game.history_slot(state, mv)
             && let Some(h) = self.engine.history.get_mut(slot)
         {
-            let d = self.limit.saturating_sub(ply as u32).min(HISTORY_DEPTH_CAP);
+            let d = depth.min(HISTORY_DEPTH_CAP);
             *h = h.saturating_add(d * d + 1);
         }
     }
@@ -592,7 +793,12 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             } else {
                 MoverScore(best.0 - 1)
             };
-            let (v, c) = self.search(&child, 1, Some(i), MoverScore::NEG_INF, -alpha);
+            let depth = if self.scoring.exact {
+                self.limit
+            } else {
+                self.limit - 1
+            };
+            let (v, c) = self.search(&child, 1, depth, Some(i), MoverScore::NEG_INF, -alpha);
             if self.aborted {
                 return None;
             }

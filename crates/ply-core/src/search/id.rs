@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::observe::Observer;
+use crate::score::MoverScore;
 use crate::search::alphabeta::{Budget, Engine};
 use crate::search::{Outcome, SearchOptions};
 
@@ -24,6 +25,8 @@ pub struct Iteration<M> {
     pub outcome: Outcome<M>,
     /// Nodes visited so far, all iterations together.
     pub nodes: u64,
+    /// The deepest ply this iteration reached (extensions and quiescence included).
+    pub seldepth: u32,
     /// Time since the search started.
     pub elapsed: Duration,
 }
@@ -68,6 +71,13 @@ pub fn iterate<G: Game, O: Observer>(
     let mut best: Option<Outcome<G::Move>> = None;
     let start_nodes = engine.nodes;
     let mut depth = 1;
+    // Time management: no new iteration past the soft limit, stretched
+    // while the best move keeps changing (the position is hard).
+    let soft = options
+        .soft_time_limit
+        .or(options.time_limit.map(|t| t.mul_f64(START_FRACTION)));
+    let mut stretch = 1.0;
+    let window = game.aspiration_window().filter(|_| options.aspiration);
     loop {
         // Depth 1 always runs to the end, so there is always a move.
         let budget = if best.is_none() {
@@ -79,14 +89,29 @@ pub fn iterate<G: Game, O: Observer>(
                 stop,
             }
         };
-        let Some(outcome) = engine.search(game, state, Some(depth), true, &budget, observer) else {
+        engine.seldepth = 0;
+        let found = match (window, &best) {
+            (Some(w), Some(last)) if depth >= 4 && last.distance.is_none() && !last.proven => {
+                aspiration(engine, game, state, depth, last, w, &budget, observer)
+            }
+            _ => engine.search(game, state, Some(depth), true, &budget, observer),
+        };
+        let Some(outcome) = found else {
             break;
         };
         let proven = outcome.proven;
+        if let Some(last) = &best
+            && last.best_move != outcome.best_move
+        {
+            stretch = 2.0;
+        } else {
+            stretch = f64::max(1.0, stretch * 0.75);
+        }
         let it = Iteration {
             depth,
             outcome,
             nodes: engine.nodes - start_nodes,
+            seldepth: engine.seldepth,
             elapsed: start.elapsed(),
         };
         on_iteration(&it);
@@ -94,8 +119,8 @@ pub fn iterate<G: Game, O: Observer>(
         if proven || depth >= max_depth || game.is_terminal(state) {
             break;
         }
-        if let Some(t) = options.time_limit
-            && start.elapsed().as_secs_f64() > t.as_secs_f64() * START_FRACTION
+        if let Some(t) = soft
+            && start.elapsed().as_secs_f64() > t.as_secs_f64() * stretch
         {
             break;
         }
@@ -107,4 +132,50 @@ pub fn iterate<G: Game, O: Observer>(
         depth += 1;
     }
     best.expect("depth 1 always completes")
+}
+
+/// One iteration with an aspiration window: `width` either side of the
+/// last iteration's value, widened (three times as wide each time, then to
+/// the full window) while the value falls outside it. A value inside the
+/// window is exact, as a full-window search would give; most iterations
+/// need one narrow search, which prunes more than a full one.
+#[allow(clippy::too_many_arguments)]
+fn aspiration<G: Game, O: Observer>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    last: &Outcome<G::Move>,
+    width: i32,
+    budget: &Budget,
+    observer: &mut O,
+) -> Option<Outcome<G::Move>> {
+    let player = game.to_move(state);
+    let centre = last.value.for_player(player).0;
+    let (mut below, mut above) = (width, width);
+    loop {
+        let wide = below > width * 27 || above > width * 27;
+        let window = if wide {
+            (MoverScore::NEG_INF, MoverScore::INF)
+        } else {
+            (MoverScore(centre - below), MoverScore(centre + above))
+        };
+        let outcome =
+            engine.search_window(game, state, Some(depth), true, window, budget, observer)?;
+        let v = outcome.value.for_player(player).0;
+        if wide {
+            return Some(outcome);
+        }
+        if outcome.distance.is_some() {
+            // A decided score (a mate) lies far outside any narrow window:
+            // find it exactly with the full one.
+            below = width * 28;
+        } else if v <= window.0.0 {
+            below *= 3;
+        } else if v >= window.1.0 {
+            above *= 3;
+        } else {
+            return Some(outcome);
+        }
+    }
 }

@@ -76,6 +76,22 @@ pub struct SearchOptions {
     /// (for comparisons). Off, deeper entries are used too: stronger play,
     /// but a value that can differ from the fixed-depth one.
     pub tt_exact_depth: bool,
+    /// Quiescence search at the depth limit over [`Game::noisy_moves`]
+    /// (no effect for games without noisy moves).
+    pub quiescence: bool,
+    /// Null-move pruning where [`Game::null_move`] allows it.
+    pub null_move: bool,
+    /// Late-move reductions of moves [`Game::is_quiet`] calls quiet.
+    pub reductions: bool,
+    /// One more ply after a move that leaves the opponent [`Game::in_check`].
+    pub check_extension: bool,
+    /// Aspiration windows in iterative deepening, of the width
+    /// [`Game::aspiration_window`] gives.
+    pub aspiration: bool,
+    /// Iterative deepening starts no new iteration past this time (the
+    /// hard limit is `time_limit`); `None`: half the time limit. A move
+    /// whose best choice keeps changing gets up to twice this.
+    pub soft_time_limit: Option<Duration>,
 }
 
 impl SearchOptions {
@@ -101,6 +117,11 @@ impl SearchOptions {
             pvs: true,
             fast_win: true,
             shortcuts: true,
+            quiescence: true,
+            null_move: true,
+            reductions: true,
+            check_extension: true,
+            aspiration: true,
             ..Self::default()
         }
     }
@@ -203,7 +224,7 @@ impl Scoring {
             let raw = if terminal {
                 game.utility(state)
             } else {
-                game.evaluate(state)
+                game.heuristic(state)
             };
             MaxScore(encode_leaf(raw.0, terminal, ply, self.distance))
         } else if terminal && self.exact {
