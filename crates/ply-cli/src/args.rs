@@ -31,6 +31,8 @@ pub enum Command {
     Count(CountArgs),
     /// The number of move sequences of a given length (a move-generator test).
     Perft(PerftArgs),
+    /// Speak the Universal Chess Interface on stdin/stdout (for chess GUIs).
+    Uci(UciArgs),
 }
 
 #[derive(Args, Debug)]
@@ -209,4 +211,11 @@ pub struct PerftArgs {
     /// Also count per first move.
     #[arg(long)]
     pub divide: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct UciArgs {
+    /// Transposition-table size in MiB (the GUI can change it with the Hash option).
+    #[arg(long, default_value_t = ply_core::search::DEFAULT_TT_MB)]
+    pub hash: usize,
 }

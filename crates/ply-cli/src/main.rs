@@ -94,6 +94,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Trace(a) => commands::trace::run(&a),
         Command::Count(a) => commands::explore::run_count(&a),
         Command::Perft(a) => commands::explore::run_perft(&a),
+        Command::Uci(a) => commands::uci::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

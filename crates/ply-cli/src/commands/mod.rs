@@ -6,6 +6,7 @@ pub mod list;
 pub mod play;
 pub mod solve;
 pub mod trace;
+pub mod uci;
 
 use std::time::Duration;
 

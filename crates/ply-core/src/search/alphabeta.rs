@@ -100,6 +100,22 @@ impl<M: Copy + Eq> Engine<M> {
         &self.options
     }
 
+    /// Sets the limits of the next searches (depth, time, soft time,
+    /// nodes), keeping the table and heuristics: a game's next move, or a
+    /// UCI `go` with a different clock.
+    pub fn set_limits(
+        &mut self,
+        depth: Option<u32>,
+        time_limit: Option<std::time::Duration>,
+        soft_time_limit: Option<std::time::Duration>,
+        node_limit: Option<u64>,
+    ) {
+        self.options.depth = depth;
+        self.options.time_limit = time_limit;
+        self.options.soft_time_limit = soft_time_limit;
+        self.options.node_limit = node_limit;
+    }
+
     /// The table, if it has one.
     pub fn table(&self) -> Option<&TransTable<M>> {
         self.tt.as_ref()

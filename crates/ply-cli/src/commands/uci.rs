@@ -1,0 +1,410 @@
+//! `ply uci`: the Universal Chess Interface, so any chess GUI (or a match
+//! script) can use ply's engine.
+//!
+//! The main thread reads commands; a `go` starts the search on its own
+//! thread, so `isready` and `stop` are answered while it runs. The engine
+//! (table, killers, history) passes to the search thread and back, and
+//! survives from move to move until `ucinewgame`. Anything the protocol does
+//! not know is answered with an `info string` and ignored: a GUI's typo
+//! never ends the session.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use cozy_chess::Color;
+use ply_core::observe::NoObserver;
+use ply_core::search::id::iterate;
+use ply_core::search::{DEFAULT_TT_MB, Engine, Iteration, SearchOptions};
+use ply_core::{Game, Notation};
+use ply_games::Chess;
+use ply_games::chess::ChessState;
+
+use crate::CliResult;
+use crate::args::UciArgs;
+
+type Move = cozy_chess::Move;
+
+/// The largest table the `Hash` option accepts, in MiB.
+const MAX_HASH_MB: usize = 65_536;
+
+/// Time kept in hand on every move for the GUI and the operating system.
+const OVERHEAD_MS: u64 = 30;
+
+/// The stack of the search thread: deep enough for any chess line.
+const SEARCH_STACK: usize = 256 << 20;
+
+/// A search running on its own thread.
+struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Engine<Move>>,
+}
+
+/// The limits of one `go`.
+#[derive(Debug, Default, PartialEq)]
+struct Go {
+    wtime: Option<u64>,
+    btime: Option<u64>,
+    winc: u64,
+    binc: u64,
+    movestogo: Option<u64>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    infinite: bool,
+}
+
+impl Go {
+    /// Reads the arguments of `go`; unknown words are reported, not fatal.
+    fn parse(words: &[&str]) -> (Go, Vec<String>) {
+        let mut go = Go::default();
+        let mut problems = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let key = words[i];
+            let value = words.get(i + 1).copied();
+            let number = || value.and_then(|v| v.parse::<i64>().ok());
+            let mut takes_value = true;
+            match key {
+                "infinite" => {
+                    go.infinite = true;
+                    takes_value = false;
+                }
+                "ponder" => takes_value = false,
+                "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth"
+                | "nodes" | "mate" => match number() {
+                    Some(n) => {
+                        let n = n.max(0) as u64;
+                        match key {
+                            "wtime" => go.wtime = Some(n),
+                            "btime" => go.btime = Some(n),
+                            "winc" => go.winc = n,
+                            "binc" => go.binc = n,
+                            "movestogo" => go.movestogo = Some(n),
+                            "movetime" => go.movetime = Some(n),
+                            "depth" => go.depth = Some(n.clamp(1, 200) as u32),
+                            "nodes" => go.nodes = Some(n.max(1)),
+                            _ => {}
+                        }
+                    }
+                    None => {
+                        problems.push(format!("go {key}: expected a number"));
+                        takes_value = value.is_some_and(|v| !is_go_key(v));
+                    }
+                },
+                "searchmoves" => {
+                    problems.push("go searchmoves is not supported; searching all moves".into());
+                    takes_value = false;
+                }
+                other => {
+                    problems.push(format!("go: unknown parameter '{other}' ignored"));
+                    takes_value = false;
+                }
+            }
+            i += if takes_value { 2 } else { 1 };
+        }
+        (go, problems)
+    }
+
+    /// The hard and soft time limits for the side to move: the hard one
+    /// aborts the search, the soft one stops starting new iterations.
+    fn time(&self, side: Color) -> (Option<Duration>, Option<Duration>) {
+        if self.infinite {
+            return (None, None);
+        }
+        if let Some(mt) = self.movetime {
+            let hard = mt.saturating_sub(OVERHEAD_MS.min(mt / 5)).max(1);
+            return (Some(Duration::from_millis(hard)), None);
+        }
+        let (clock, inc) = match side {
+            Color::White => (self.wtime, self.winc),
+            Color::Black => (self.btime, self.binc),
+        };
+        let Some(clock) = clock else {
+            return (None, None);
+        };
+        // A share of the clock for this move, plus most of the increment;
+        // never more than a fraction of what is left, and a margin kept.
+        let moves_left = self.movestogo.unwrap_or(30).clamp(1, 60);
+        let usable = clock.saturating_sub(OVERHEAD_MS);
+        let share = usable / moves_left + inc * 3 / 4;
+        let hard = (share * 3).min(usable / 3).max(1);
+        let soft = (share * 6 / 10).min(hard).max(1);
+        (
+            Some(Duration::from_millis(hard)),
+            Some(Duration::from_millis(soft)),
+        )
+    }
+}
+
+fn is_go_key(w: &str) -> bool {
+    matches!(
+        w,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "movetime"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
+}
+
+/// One line to the GUI, written at once.
+fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// The `score` part of an info line, from the side to move.
+fn uci_score(game: &Chess, state: &ChessState, it: &Iteration<Move>) -> String {
+    let sign = game.to_move(state).sign();
+    let v = it.outcome.value.0 * sign;
+    match it.outcome.distance {
+        Some(d) if v > 0 => format!("mate {}", d.div_ceil(2)),
+        Some(d) if v < 0 => format!("mate -{}", d / 2),
+        _ => format!("cp {v}"),
+    }
+}
+
+fn engine_options(hash_mb: usize) -> SearchOptions {
+    SearchOptions {
+        tt_mb: hash_mb,
+        ..SearchOptions::engine()
+    }
+}
+
+/// Runs the protocol on stdin and stdout until `quit` or the end of input.
+pub fn run(args: &UciArgs) -> CliResult {
+    let game = Arc::new(Chess::new());
+    let mut hash_mb = args.hash.clamp(1, MAX_HASH_MB);
+    let mut engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+    let mut state = game.initial_state();
+    let mut running: Option<Running> = None;
+
+    // Waits for a running search to end (after `stop`, or by itself).
+    let finish = |running: &mut Option<Running>, engine: &mut Option<Engine<Move>>, stop: bool| {
+        if let Some(r) = running.take() {
+            if stop {
+                r.stop.store(true, Ordering::Relaxed);
+            }
+            match r.handle.join() {
+                Ok(e) => *engine = Some(e),
+                Err(_) => send("info string the search thread failed; starting a fresh engine"),
+            }
+        }
+    };
+
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&command) = words.first() else {
+            continue;
+        };
+        // A finished search hands its engine back before the next command.
+        if running.as_ref().is_some_and(|r| r.handle.is_finished()) {
+            finish(&mut running, &mut engine, false);
+        }
+        match command {
+            "uci" => {
+                send("id name ply 0.1");
+                send("id author the ply developers");
+                send(&format!(
+                    "option name Hash type spin default {DEFAULT_TT_MB} min 1 max {MAX_HASH_MB}"
+                ));
+                send("option name Threads type spin default 1 min 1 max 1");
+                send("uciok");
+            }
+            "isready" => send("readyok"),
+            "debug" | "ponderhit" | "register" => {}
+            "ucinewgame" => {
+                finish(&mut running, &mut engine, true);
+                if let Some(e) = &mut engine {
+                    e.clear();
+                }
+                state = game.initial_state();
+            }
+            "setoption" => {
+                finish(&mut running, &mut engine, true);
+                match parse_setoption(&words[1..]) {
+                    Some((name, value)) if name.eq_ignore_ascii_case("hash") => {
+                        match value.parse::<usize>() {
+                            Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                                hash_mb = mb;
+                                engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+                            }
+                            _ => send(&format!(
+                                "info string Hash must be a number of MiB from 1 to {MAX_HASH_MB}, not '{value}'"
+                            )),
+                        }
+                    }
+                    Some((name, value)) if name.eq_ignore_ascii_case("threads") => {
+                        if value != "1" {
+                            send("info string this engine searches on one thread; Threads stays 1");
+                        }
+                    }
+                    Some((name, _)) => send(&format!("info string unknown option '{name}'")),
+                    None => send("info string usage: setoption name <id> [value <x>]"),
+                }
+            }
+            "position" => {
+                finish(&mut running, &mut engine, true);
+                let rest = line.trim_start()["position".len()..].trim();
+                let text = if let Some(r) = rest.strip_prefix("startpos") {
+                    format!("startpos{r}")
+                } else if let Some(r) = rest.strip_prefix("fen") {
+                    r.trim().to_string()
+                } else {
+                    send("info string usage: position startpos|fen <fen> [moves ...]");
+                    continue;
+                };
+                match game.parse_position(&text) {
+                    Ok(s) => state = s,
+                    Err(e) => send(&format!(
+                        "info string bad position ({e}); keeping the last one"
+                    )),
+                }
+            }
+            "go" => {
+                finish(&mut running, &mut engine, true);
+                let (go, problems) = Go::parse(&words[1..]);
+                for p in problems {
+                    send(&format!("info string {p}"));
+                }
+                let Some(mut e) = engine.take() else {
+                    engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+                    continue;
+                };
+                let side = state.board().side_to_move();
+                let (hard, soft) = go.time(side);
+                e.set_limits(go.depth, hard, soft, go.nodes);
+                let stop = Arc::new(AtomicBool::new(false));
+                let handle = {
+                    let (game, state, stop) = (Arc::clone(&game), state.clone(), Arc::clone(&stop));
+                    let wait_for_stop = go.infinite;
+                    std::thread::Builder::new()
+                        .name("ply-search".into())
+                        .stack_size(SEARCH_STACK)
+                        .spawn(move || search(&game, &state, e, &stop, wait_for_stop))
+                };
+                match handle {
+                    Ok(handle) => running = Some(Running { stop, handle }),
+                    Err(err) => {
+                        send(&format!("info string cannot start the search: {err}"));
+                        engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+                    }
+                }
+            }
+            "stop" => finish(&mut running, &mut engine, true),
+            "quit" => break,
+            "d" => send(&game.draw(&state).replace('\n', "\ninfo string ")),
+            other => send(&format!("info string unknown command '{other}'")),
+        }
+    }
+    finish(&mut running, &mut engine, true);
+    Ok(())
+}
+
+/// `name <id words> [value <x>]` of a setoption command.
+fn parse_setoption<'a>(words: &[&'a str]) -> Option<(String, String)> {
+    if words.first() != Some(&"name") {
+        return None;
+    }
+    let v = words.iter().position(|&w| w == "value");
+    let name_end = v.unwrap_or(words.len());
+    if name_end <= 1 {
+        return None;
+    }
+    let name = words[1..name_end].join(" ");
+    let value = v.map_or(String::new(), |i| words[i + 1..].join(" "));
+    Some((name, value))
+}
+
+/// The search thread: iterative deepening with an info line per depth,
+/// then `bestmove` (after `stop` only, for `go infinite`).
+fn search(
+    game: &Chess,
+    state: &ChessState,
+    mut engine: Engine<Move>,
+    stop: &AtomicBool,
+    wait_for_stop: bool,
+) -> Engine<Move> {
+    let outcome = iterate(
+        &mut engine,
+        game,
+        state,
+        Some(stop),
+        &mut NoObserver,
+        &mut |it: &Iteration<Move>| {
+            let ms = it.elapsed.as_millis().max(1);
+            let nps = u128::from(it.nodes) * 1000 / ms;
+            let mut s = state.clone();
+            let mut pv = Vec::new();
+            for &m in &it.outcome.pv {
+                pv.push(game.format_move(&s, m));
+                s = game.play(&s, m);
+            }
+            send(&format!(
+                "info depth {} seldepth {} score {} nodes {} nps {nps} time {} pv {}",
+                it.depth,
+                it.seldepth.max(it.depth),
+                uci_score(game, state, it),
+                it.nodes,
+                it.elapsed.as_millis(),
+                pv.join(" ")
+            ));
+        },
+    );
+    if wait_for_stop {
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let best = outcome
+        .best_move
+        .map_or_else(|| "0000".to_string(), |m| game.format_move(state, m));
+    send(&format!("bestmove {best}"));
+    engine
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_parameters() {
+        let (go, problems) = Go::parse(&["wtime", "1000", "btime", "x", "winc", "10", "bogus"]);
+        assert_eq!(go.wtime, Some(1000));
+        assert_eq!(go.btime, None);
+        assert_eq!(go.winc, 10);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        let (hard, soft) = go.time(Color::White);
+        assert!(hard.unwrap() <= Duration::from_millis(1000 / 3));
+        assert!(soft.unwrap() <= hard.unwrap());
+        let (go, _) = Go::parse(&["movetime", "100"]);
+        assert_eq!(go.time(Color::Black).0, Some(Duration::from_millis(80)));
+        let (go, _) = Go::parse(&["infinite"]);
+        assert_eq!(go.time(Color::White), (None, None));
+    }
+
+    #[test]
+    fn setoption_names() {
+        assert_eq!(
+            parse_setoption(&["name", "Hash", "value", "32"]),
+            Some(("Hash".into(), "32".into()))
+        );
+        assert_eq!(
+            parse_setoption(&["name", "Clear", "Hash"]),
+            Some(("Clear Hash".into(), String::new()))
+        );
+        assert_eq!(parse_setoption(&["value", "3"]), None);
+    }
+}
