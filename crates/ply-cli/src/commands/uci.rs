@@ -314,7 +314,7 @@ pub fn run(args: &UciArgs) -> CliResult {
 }
 
 /// `name <id words> [value <x>]` of a setoption command.
-fn parse_setoption<'a>(words: &[&'a str]) -> Option<(String, String)> {
+fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
     if words.first() != Some(&"name") {
         return None;
     }
