@@ -53,6 +53,11 @@ const KILLERS: usize = 1;
 /// The largest history bonus, reached at this many plies of remaining depth.
 const HISTORY_DEPTH_CAP: u32 = 20;
 
+/// Null-move pruning needs this much depth left, so that the reduced
+/// search after the pass is at least one full ply (quiescence alone
+/// cannot see a quiet threat, such as a mate, that the pass allows).
+const NULL_MOVE_MIN_DEPTH: u32 = 4;
+
 /// Quiescence stops here whatever the position (a guard: captures run
 /// out long before in any real game).
 const MAX_QUIESCENCE_PLY: u32 = 200;
@@ -363,7 +368,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         // says passing is safe (not in chess pawn endings: zugzwang).
         if self.null_move
             && ply > 0
-            && depth >= 3
+            && depth >= NULL_MOVE_MIN_DEPTH
             && !in_check
             && beta.0 - alpha.0 == 1
             && !is_decided(beta.0)

@@ -4,12 +4,10 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use ply_core::Game;
-use ply_games::TicTacToe;
-use ply_games::tictactoe::Board;
 
-/// The m,n,k position reached by `plies` seeded random moves (fewer if the
-/// game ends first).
-pub fn random_position(g: &TicTacToe, seed: u64, plies: usize) -> Board {
+/// The position reached by `plies` seeded random moves (fewer if the game
+/// ends first).
+pub fn random_position<G: Game>(g: &G, seed: u64, plies: usize) -> G::State {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut s = g.initial_state();
     let mut moves = Vec::new();
