@@ -172,6 +172,10 @@ pub struct PlayArgs {
     /// Which side the human plays.
     #[arg(long, value_enum, default_value = "first")]
     pub human: HumanArg,
+    /// Where to save the game record at the end, for games that have a
+    /// record format (chess: PGN, saved to ply-game.pgn unless given).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
 }

@@ -356,6 +356,26 @@ pub trait Notation: Game {
         None
     }
 
+    /// A record of a game played from `start`, in the game's standard
+    /// format for saving (PGN for chess), with the players' names. `None`
+    /// (the default) where the game has no such format.
+    fn game_record(
+        &self,
+        _start: &Self::State,
+        _moves: &[Self::Move],
+        _first: &str,
+        _second: &str,
+    ) -> Option<String> {
+        None
+    }
+
+    /// For games that count wins in moves rather than plies (chess's "mate
+    /// in 3"): a decided value (MAX's view) `distance` plies from the root
+    /// in moves, positive when MAX wins. `None` (the default) for the others.
+    fn mate_moves(&self, _value: MaxScore, _distance: u32) -> Option<i32> {
+        None
+    }
+
     /// The probability that MAX (the first player) wins, read from a value
     /// of this game's evaluation (MAX's view), for games whose evaluation is
     /// a win-probability estimate. `None` (the default) for the others.

@@ -721,6 +721,23 @@ impl Notation for Chess {
         out
     }
 
+    fn game_record(
+        &self,
+        start: &ChessState,
+        moves: &[Move],
+        white: &str,
+        black: &str,
+    ) -> Option<String> {
+        Some(self.pgn(start, moves, white, black))
+    }
+
+    /// Mate in moves of the side that mates: a mate `d` plies away is mate
+    /// in (d + 1) / 2.
+    fn mate_moves(&self, value: MaxScore, distance: u32) -> Option<i32> {
+        let moves = distance.div_ceil(2) as i32;
+        Some(if value.0 > 0 { moves } else { -moves })
+    }
+
     fn score_note(&self, _s: &ChessState, score: i32) -> Option<String> {
         Some(format!("{:+.2} pawns", f64::from(score) / 100.0))
     }

@@ -203,6 +203,7 @@ impl GameVisitor for Play<'_> {
         let mut input = stdin.lock();
         let mut history: Vec<G::State> = Vec::new();
         let mut played: Vec<String> = Vec::new();
+        let mut record: Vec<G::Move> = Vec::new();
         let mut state = start.clone();
         let mut redraw = true;
         let mut plies = 0usize;
@@ -239,6 +240,7 @@ impl GameVisitor for Play<'_> {
                 say(game.describe_outcome(&state, pick));
                 history.push(state.clone());
                 played.push(text);
+                record.push(pick);
                 state = game.play(&state, pick);
                 continue;
             }
@@ -252,6 +254,7 @@ impl GameVisitor for Play<'_> {
                 say(format!("engine ({}) plays {text}: {said}", mover.name()));
                 history.push(state.clone());
                 played.push(text);
+                record.push(m);
                 state = game.play(&state, m);
                 continue;
             }
@@ -292,6 +295,7 @@ impl GameVisitor for Play<'_> {
                     let mut undone = false;
                     while let Some(prev) = history.pop() {
                         played.pop();
+                        record.pop();
                         state = prev;
                         undone = true;
                         if !game.is_chance(&state) && Some(game.to_move(&state)) == human_side {
@@ -309,12 +313,41 @@ impl GameVisitor for Play<'_> {
                     Ok(next) => {
                         history.push(state.clone());
                         played.push(text.to_string());
+                        if let Ok(m) = game.parse_move(&state, text) {
+                            record.push(m);
+                        }
                         state = next;
                         redraw = true;
                     }
                     Err(e) => say(format!("{}; try again ('moves' lists them)", e.reason)),
                 },
             }
+        }
+        let name = |p: Player| {
+            if human_side == Some(p) {
+                "human".to_string()
+            } else {
+                format!("ply ({})", plan.name())
+            }
+        };
+        let mut saved = None;
+        if let Some(text) =
+            game.game_record(&start, &record, &name(Player::Max), &name(Player::Min))
+        {
+            let path = a
+                .save
+                .clone()
+                .unwrap_or_else(|| std::path::PathBuf::from("ply-game.pgn"));
+            std::fs::write(&path, text).map_err(|e| {
+                CliError::failure(format!("cannot save the game to {}: {e}", path.display()))
+            })?;
+            say(format!("game saved to {}", path.display()));
+            saved = Some(path.display().to_string());
+        } else if a.save.is_some() {
+            return Err(CliError::input(format!(
+                "{} has no game-record format to save",
+                info.name
+            )));
         }
         if a.game.json {
             let over = game.is_terminal(&state);
@@ -325,6 +358,7 @@ impl GameVisitor for Play<'_> {
                 "final_position": game.format_position(&state),
                 "over": over,
                 "value": over.then(|| game.utility(&state).0),
+                "saved": saved,
             }));
         }
         Ok(())

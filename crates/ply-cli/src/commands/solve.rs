@@ -122,7 +122,7 @@ pub const SOLVE_TIME_MS: u64 = 10_000;
 
 /// A verdict in words: who wins, and how soon when known.
 pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
-    if !proven {
+    if !proven && distance.is_none() {
         return "estimate, evaluation units, MAX's view".to_string();
     }
     let when = match distance {
@@ -130,9 +130,16 @@ pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
         Some(d) => format!(" in {d} plies"),
         None => String::new(),
     };
+    // A decided score from a depth-limited search: every reply within the
+    // search leads to the end, but the rest of the tree was estimated.
+    let found = if proven {
+        ""
+    } else {
+        ", a forced line found by the search"
+    };
     match value.0.signum() {
-        1 => format!("MAX (the first player) wins{when}"),
-        -1 => format!("MIN (the second player) wins{when}"),
+        1 => format!("MAX (the first player) wins{when}{found}"),
+        -1 => format!("MIN (the second player) wins{when}{found}"),
         _ => "draw".to_string(),
     }
 }
@@ -286,6 +293,9 @@ impl GameVisitor for Solve<'_> {
                     v["value"] = score_json(out.value);
                     v["proven"] = json!(out.proven);
                     v["distance"] = json!(out.distance);
+                    if let Some(m) = out.distance.and_then(|d| game.mate_moves(out.value, d)) {
+                        v["mate"] = json!(m);
+                    }
                     v["best_move"] = json!(best);
                     v["pv"] = json!(pv);
                     v["stats"] = stats_json(&stats, elapsed);
@@ -304,6 +314,10 @@ impl GameVisitor for Solve<'_> {
                         score_text(out.value),
                         verdict(out.proven, out.value, out.distance)
                     );
+                    if let Some(m) = out.distance.and_then(|d| game.mate_moves(out.value, d)) {
+                        let side = if m > 0 { "MAX" } else { "MIN" };
+                        println!("mate:      {side} mates in {}", m.abs());
+                    }
                     println!(
                         "best move: {}",
                         best.unwrap_or_else(|| "none (the game is over)".into())

@@ -182,6 +182,23 @@ pub fn describe(algorithm: Algorithm, o: &SearchOptions) -> String {
     if o.shortcuts {
         parts.push("shortcuts".into());
     }
+    // The depth-limited engine features (each acts only where the game
+    // provides its hook: chess does, tic-tac-toe does not).
+    if o.quiescence {
+        parts.push("qs".into());
+    }
+    if o.null_move {
+        parts.push("null-move".into());
+    }
+    if o.reductions {
+        parts.push("lmr".into());
+    }
+    if o.check_extension {
+        parts.push("check-ext".into());
+    }
+    if o.aspiration {
+        parts.push("aspiration".into());
+    }
     parts.join("+")
 }
 
