@@ -192,6 +192,24 @@ pub trait Game: Sync {
         false
     }
 
+    /// Whether `state` repeats an earlier position of the game (one that
+    /// was reached before by the same moves' effect). Engines score such a
+    /// position as a draw inside the search: whoever could repeat once can
+    /// repeat again, so a line that goes round in a circle gains nothing.
+    /// Default: never.
+    fn is_repetition(&self, _state: &Self::State) -> bool {
+        false
+    }
+
+    /// Futility pruning: how far, in evaluation units, one ply of search
+    /// rarely moves a quiet position's evaluation. Near the leaves an
+    /// engine then trusts the evaluation when it is that far (per ply)
+    /// above beta, and skips quiet moves when it is that far below alpha.
+    /// `None` (the default): no futility pruning.
+    fn futility_margin(&self) -> Option<i32> {
+        None
+    }
+
     /// Aspiration windows: how far, in evaluation units, a position's value
     /// usually moves from one iteration of iterative deepening to the next.
     /// Iterations then start with that window around the last value and

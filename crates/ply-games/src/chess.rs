@@ -20,7 +20,7 @@ use std::sync::Arc;
 use cozy_chess::util::{display_san_move, display_uci_move, parse_san_move, parse_uci_move};
 use cozy_chess::{
     BitBoard, Board, Color, File, GameStatus, Move, Piece, Rank, Square, get_bishop_moves,
-    get_knight_moves, get_rook_moves,
+    get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
 };
 use ply_core::{Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
 
@@ -424,6 +424,80 @@ fn spread_ranks(bits: u64) -> u64 {
     out
 }
 
+/// Piece values for exchanges: material, and the king above everything
+/// (it is never captured, so a king "recapture" only works undefended).
+fn see_value(p: Piece) -> i32 {
+    match p {
+        Piece::King => 20_000,
+        _ => MATERIAL[p as usize],
+    }
+}
+
+/// Every piece of either colour attacking `sq` through `occupied`.
+fn attackers_to(b: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
+    let rooks = b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+    let bishops = b.pieces(Piece::Bishop) | b.pieces(Piece::Queen);
+    let pawns = b.pieces(Piece::Pawn);
+    ((get_pawn_attacks(sq, Color::Black) & pawns & b.colors(Color::White))
+        | (get_pawn_attacks(sq, Color::White) & pawns & b.colors(Color::Black))
+        | (get_knight_moves(sq) & b.pieces(Piece::Knight))
+        | (get_king_moves(sq) & b.pieces(Piece::King))
+        | (get_bishop_moves(sq, occupied) & bishops)
+        | (get_rook_moves(sq, occupied) & rooks))
+        & occupied
+}
+
+/// Static exchange evaluation: the material the mover wins (negative:
+/// loses) if both sides keep capturing on the target square with their
+/// least valuable piece, each free to stop when going on would lose.
+/// Sliders behind the capturers (x-rays) join in.
+pub fn see(b: &Board, mv: Move) -> i32 {
+    let Some(mut piece) = b.piece_on(mv.from) else {
+        return 0;
+    };
+    let to = mv.to;
+    let mut occupied = b.occupied() ^ mv.from.bitboard();
+    let mut gain = [0i32; 34];
+    gain[0] = match b.piece_on(to) {
+        Some(victim) if b.color_on(to) != Some(b.side_to_move()) => see_value(victim),
+        _ if piece == Piece::Pawn && mv.from.file() != to.file() => {
+            // En passant: the captured pawn is beside the target square.
+            occupied ^= Square::new(to.file(), mv.from.rank()).bitboard();
+            see_value(Piece::Pawn)
+        }
+        _ => 0,
+    };
+    if let Some(p) = mv.promotion {
+        gain[0] += see_value(p) - see_value(Piece::Pawn);
+        piece = p;
+    }
+    let mut side = !b.side_to_move();
+    let mut d = 0;
+    loop {
+        d += 1;
+        // What the side to capture next would win, if it can capture.
+        gain[d] = see_value(piece) - gain[d - 1];
+        if (-gain[d - 1]).max(gain[d]) < 0 || d + 1 >= gain.len() {
+            break;
+        }
+        let ours = attackers_to(b, to, occupied) & b.colors(side);
+        let Some((p, from)) = Piece::ALL
+            .iter()
+            .find_map(|&p| (ours & b.pieces(p)).next_square().map(|sq| (p, sq)))
+        else {
+            break;
+        };
+        occupied ^= from.bitboard();
+        piece = p;
+        side = !side;
+    }
+    while d > 1 {
+        d -= 1;
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+    }
+    gain[0]
+}
+
 fn piece_value(p: Piece) -> i32 {
     match p {
         Piece::King => 10,
@@ -538,13 +612,20 @@ impl Game for Chess {
                 None => 0,
             };
             let attacker = b.piece_on(m.from).map_or(0, piece_value);
-            if theirs.has(m.to) {
-                let victim = b.piece_on(m.to).map_or(0, piece_value);
-                10_000 + promo + 100 * victim - attacker
+            let victim = if theirs.has(m.to) {
+                b.piece_on(m.to).map_or(0, piece_value)
             } else if attacker == 1 && m.from.file() != m.to.file() {
-                10_000 + 100 - 1 // en passant
+                1 // en passant
             } else {
-                promo
+                return promo;
+            };
+            // Captures by most valuable victim, then least valuable
+            // attacker; those that lose the exchange after the quiet moves.
+            let mvv_lva = 100 * victim - attacker;
+            if attacker <= victim || see(b, m) >= 0 {
+                10_000 + promo + mvv_lva
+            } else {
+                -2_000 + mvv_lva
             }
         });
     }
@@ -571,7 +652,9 @@ impl Game for Chess {
                 theirs
             };
             for m in pm {
-                if m.promotion.is_none_or(|p| p == Piece::Queen) {
+                // Captures that lose material in the exchange are left out:
+                // they rarely help, and they make quiescence explode.
+                if m.promotion.is_none_or(|p| p == Piece::Queen) && see(b, m) >= 0 {
                     moves.push(m);
                 }
             }
@@ -601,6 +684,14 @@ impl Game for Chess {
 
     fn aspiration_window(&self) -> Option<i32> {
         Some(30)
+    }
+
+    fn is_repetition(&self, s: &ChessState) -> bool {
+        s.repeats > 0
+    }
+
+    fn futility_margin(&self) -> Option<i32> {
+        Some(110)
     }
 }
 
@@ -900,6 +991,35 @@ mod tests {
             .unwrap();
         // Sedlak's published count, as in ../shared/data/chess/perft.epd.
         assert_eq!(perft(&g, &s, 6), 1_015_133);
+    }
+
+    #[test]
+    fn static_exchange() {
+        let cases = [
+            // A pawn takes an undefended knight.
+            ("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 300),
+            // The queen takes a pawn defended by a pawn: loses the queen for it.
+            ("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 100 - 900),
+            // A rook takes an undefended rook; then one the king defends.
+            ("3r3k/8/8/8/8/8/8/3RK3 w - - 0 1", "d1d8", 500),
+            ("3rk3/8/8/8/8/8/8/3RK3 w - - 0 1", "d1d8", 0),
+            // A rook the other rook defends: even with one attacker, a rook
+            // ahead with a second (an x-ray behind the first) or a queen.
+            ("3r3k/3r4/8/8/8/8/3R4/4K3 w - - 0 1", "d2d7", 0),
+            ("3r3k/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 500),
+            ("3r3k/3r4/8/8/8/8/3R4/3QK3 w - - 0 1", "d2d7", 500),
+            // A queen behind a rook against two rooks: the queen must not
+            // go in last (R for R, then Q for R would lose): a rook up is
+            // not possible, even is.
+            ("3r3k/3r4/3r4/8/8/8/3R4/3QK3 w - - 0 1", "d2d6", 0),
+            // A knight takes a pawn defended by a bishop: N for P.
+            ("4k3/8/2b5/3p4/8/4N3/8/4K3 w - - 0 1", "e3d5", 100 - 300),
+        ];
+        for (fen, mv, expected) in cases {
+            let b: Board = fen.parse().unwrap();
+            let m = parse_uci_move(&b, mv).unwrap();
+            assert_eq!(see(&b, m), expected, "{fen} {mv}");
+        }
     }
 
     #[test]

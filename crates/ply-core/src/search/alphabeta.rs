@@ -26,7 +26,7 @@ use std::time::Instant;
 
 use crate::game::{Game, sort_by_priority};
 use crate::observe::Observer;
-use crate::score::{MoverScore, Window, distance_to_node, distance_to_root, is_decided};
+use crate::score::{MaxScore, MoverScore, Window, distance_to_node, distance_to_root, is_decided};
 use crate::search::tt::{Bound, COMPLETE, TransTable};
 use crate::search::{Outcome, PvTable, RootTies, Scoring, SearchOptions, TieBreak};
 
@@ -57,6 +57,17 @@ const HISTORY_DEPTH_CAP: u32 = 20;
 /// search after the pass is at least one full ply (quiescence alone
 /// cannot see a quiet threat, such as a mate, that the pass allows).
 const NULL_MOVE_MIN_DEPTH: u32 = 4;
+
+/// Futility pruning works this many plies from the horizon.
+const FUTILITY_DEPTH: u32 = 3;
+
+/// How many plies a late quiet move is reduced: more the deeper the node
+/// and the later the move (logarithmic in both, as is usual), never so
+/// much that the reduced search has no full ply left.
+fn lmr_reduction(depth: u32, index: usize) -> u32 {
+    let r = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.5;
+    (r as u32).clamp(1, depth.saturating_sub(2).max(1))
+}
 
 /// Quiescence stops here whatever the position (a guard: captures run
 /// out long before in any real game).
@@ -187,6 +198,12 @@ impl<M: Copy + Eq> Engine<M> {
             null_move: options.null_move && options.depth.is_some(),
             reductions: options.reductions && options.depth.is_some(),
             check_extension: options.check_extension && options.depth.is_some(),
+            futility: if options.futility && options.depth.is_some() {
+                game.futility_margin()
+            } else {
+                None
+            },
+            repetition: options.futility && options.depth.is_some(),
             ordering: options.ordering,
             pvs: options.pvs,
             tt_exact_depth: options.tt_exact_depth,
@@ -232,6 +249,10 @@ struct Searcher<'a, 'b, G: Game, O> {
     null_move: bool,
     reductions: bool,
     check_extension: bool,
+    /// The futility margin, when futility pruning is on.
+    futility: Option<i32>,
+    /// Score repeated positions as draws.
+    repetition: bool,
     ordering: bool,
     pvs: bool,
     tt_exact_depth: bool,
@@ -298,6 +319,13 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             return (v.for_player(player), terminal);
         }
 
+        // A repeated position: a draw, as far as the search is concerned.
+        if self.repetition && ply > 0 && game.is_repetition(state) {
+            self.observer.leaf(ply, MaxScore::ZERO, false);
+            self.observer.exit(ply, MaxScore::ZERO);
+            return (MoverScore(0), false);
+        }
+
         // Solver shortcut: a move that wins at once decides the node (it is
         // the best possible result), with no search below it.
         if self.shortcuts
@@ -358,6 +386,35 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
 
         let in_check =
             (self.null_move || self.reductions || self.check_extension) && game.in_check(state);
+        let null_window = beta.0 - alpha.0 == 1;
+        // The static evaluation, for the pruning decisions below (not in
+        // check, where it means little, nor at the root).
+        let static_eval = if ply > 0
+            && !in_check
+            && !self.scoring.exact
+            && (self.null_move || self.futility.is_some())
+        {
+            Some(
+                self.scoring
+                    .leaf(game, state, false, ply)
+                    .for_player(player),
+            )
+        } else {
+            None
+        };
+
+        // Reverse futility pruning: a few plies from the horizon, a quiet
+        // position that stands a margin per ply above beta is not going to
+        // fall below it: take the evaluation.
+        if let (Some(margin), Some(eval)) = (self.futility, static_eval)
+            && null_window
+            && depth <= FUTILITY_DEPTH
+            && !is_decided(beta.0)
+            && eval.0 - margin * depth as i32 >= beta.0
+        {
+            self.observer.exit(ply, eval.to_max(player));
+            return (eval, false);
+        }
 
         // Null-move pruning: let the opponent move twice. If a shallower
         // search still fails high, a real move would too (the null-move
@@ -370,13 +427,9 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             && ply > 0
             && depth >= NULL_MOVE_MIN_DEPTH
             && !in_check
-            && beta.0 - alpha.0 == 1
+            && null_window
             && !is_decided(beta.0)
-            && self
-                .scoring
-                .leaf(game, state, false, ply)
-                .for_player(player)
-                >= beta
+            && static_eval.is_some_and(|e| e >= beta)
             && let Some(passed) = game.null_move(state)
         {
             let r = if depth >= 7 { 3 } else { 2 };
@@ -468,6 +521,22 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             } else {
                 depth - 1 + u32::from(extend)
             };
+            // Futility pruning: next to the horizon, a quiet move from a
+            // position a margin per ply below alpha will not reach it.
+            if let (Some(margin), Some(eval)) = (self.futility, static_eval)
+                && i > 0
+                && depth <= FUTILITY_DEPTH
+                && !extend
+                && !is_decided(alpha.0)
+                && eval.0 + margin * depth as i32 <= alpha.0
+                && game.is_quiet(state, mv)
+            {
+                if eval > best {
+                    best = eval;
+                }
+                proven = false;
+                continue;
+            }
             // Late-move reductions: in a well-ordered list, a quiet move
             // late in the list rarely turns out best, so it is first
             // searched shallower; only if it beats alpha is it searched
@@ -482,7 +551,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                 && !self.is_killer(p, mv)
                 && game.is_quiet(state, mv)
             {
-                if i >= 8 && depth >= 6 { 2 } else { 1 }
+                lmr_reduction(depth, i)
             } else {
                 0
             };

@@ -88,6 +88,9 @@ pub struct SearchOptions {
     /// Aspiration windows in iterative deepening, of the width
     /// [`Game::aspiration_window`] gives.
     pub aspiration: bool,
+    /// Futility pruning near the leaves, with [`Game::futility_margin`];
+    /// and a position that [`Game::is_repetition`] is scored a draw.
+    pub futility: bool,
     /// Iterative deepening starts no new iteration past this time (the
     /// hard limit is `time_limit`); `None`: half the time limit. A move
     /// whose best choice keeps changing gets up to twice this.
@@ -122,6 +125,7 @@ impl SearchOptions {
             reductions: true,
             check_extension: true,
             aspiration: true,
+            futility: true,
             ..Self::default()
         }
     }
@@ -198,6 +202,9 @@ pub fn describe(algorithm: Algorithm, o: &SearchOptions) -> String {
     }
     if o.aspiration {
         parts.push("aspiration".into());
+    }
+    if o.futility {
+        parts.push("futility".into());
     }
     parts.join("+")
 }
