@@ -53,7 +53,7 @@ fn solve_reports_mate_and_centipawns() {
         "-p",
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
         "--depth",
-        "6",
+        "8",
         "--json",
     ]);
     assert_eq!(s["best_move"], "g3g6");

@@ -97,8 +97,10 @@ fn quiescence_cures_the_horizon_effect() {
 #[test]
 fn mates_with_distance() {
     let g = Chess::new();
+    // Depth 8: the pruning near the leaves (futility, reductions) can
+    // hide a quiet mate from shallower searches.
     let engine = SearchOptions {
-        depth: Some(6),
+        depth: Some(8),
         ..SearchOptions::engine()
     };
     // Back-rank mate in one; Qg6 (WAC.001) mates in two; the side to move

@@ -21,6 +21,7 @@
 //! Internally every value is a [`MoverScore`]; the observer sees MAX-view
 //! values and windows through the one conversion in [`crate::score`].
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -78,10 +79,13 @@ const MAX_QUIESCENCE_PLY: u32 = 200;
 /// next move of a game) faster.
 pub struct Engine<M> {
     options: SearchOptions,
-    tt: Option<TransTable<M>>,
+    tt: Option<Arc<TransTable>>,
     killers: Vec<[Option<M>; KILLERS]>,
     history: Vec<u32>,
     moves: Vec<Vec<M>>,
+    /// Each ply's legal moves in the game's natural order: the table
+    /// stores a best move as its index there.
+    natural: Vec<Vec<M>>,
     pv: PvTable<M>,
     /// Nodes visited over the engine's life (the node budget counts these).
     pub nodes: u64,
@@ -94,7 +98,7 @@ impl<M: Copy + Eq> Engine<M> {
     pub fn new<G: Game<Move = M>>(game: &G, options: &SearchOptions) -> Self {
         Engine {
             options: *options,
-            tt: (options.tt_mb > 0).then(|| TransTable::new(options.tt_mb)),
+            tt: (options.tt_mb > 0).then(|| Arc::new(TransTable::new(options.tt_mb))),
             killers: Vec::new(),
             history: vec![
                 0;
@@ -105,6 +109,23 @@ impl<M: Copy + Eq> Engine<M> {
                 }
             ],
             moves: Vec::new(),
+            natural: Vec::new(),
+            pv: PvTable::new(),
+            nodes: 0,
+            seldepth: 0,
+        }
+    }
+
+    /// A helper for a parallel search: the same options, the same table
+    /// (shared, not copied), its own killers, history and counters.
+    pub fn helper(&self) -> Self {
+        Engine {
+            options: self.options,
+            tt: self.tt.clone(),
+            killers: Vec::new(),
+            history: vec![0; self.history.len()],
+            moves: Vec::new(),
+            natural: Vec::new(),
             pv: PvTable::new(),
             nodes: 0,
             seldepth: 0,
@@ -133,13 +154,13 @@ impl<M: Copy + Eq> Engine<M> {
     }
 
     /// The table, if it has one.
-    pub fn table(&self) -> Option<&TransTable<M>> {
-        self.tt.as_ref()
+    pub fn table(&self) -> Option<&TransTable> {
+        self.tt.as_deref()
     }
 
     /// Forgets what earlier searches learned (a new game).
     pub fn clear(&mut self) {
-        if let Some(tt) = &mut self.tt {
+        if let Some(tt) = &self.tt {
             tt.clear();
         }
         self.killers.clear();
@@ -186,7 +207,7 @@ impl<M: Copy + Eq> Engine<M> {
     ) -> Option<Outcome<M>> {
         let mut options = self.options;
         options.depth = depth;
-        if let Some(tt) = &mut self.tt {
+        if let Some(tt) = &self.tt {
             tt.new_search();
         }
         let mut s = Searcher {
@@ -351,14 +372,14 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         // the tree is as good as searching it again when it was searched at
         // least as deep (or to the end) and its bound decides this window.
         // Never at the root, which must produce a move.
-        let mut tt_move = None;
+        let mut tt_index = None;
         let mut key = 0;
         if let Some(tt) = &self.engine.tt {
             key = game.hash_key(state);
             let entry = tt.probe(key);
             self.observer.tt_probe(ply, entry.is_some());
             if let Some(e) = entry {
-                tt_move = e.best;
+                tt_index = e.best;
                 let deep_enough = if self.tt_exact_depth {
                     e.depth == need
                 } else {
@@ -442,8 +463,8 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             if v >= beta {
                 // A null-move bound is not a proof of a mate.
                 let v = if is_decided(v.0) { beta } else { v };
-                if let Some(tt) = &mut self.engine.tt {
-                    tt.store(key, v.0, need, Bound::Lower, tt_move);
+                if let Some(tt) = &self.engine.tt {
+                    tt.store(key, v.0, need, Bound::Lower, tt_index.map(usize::from));
                 }
                 self.observer.exit(ply, v.to_max(player));
                 return (v, false);
@@ -453,9 +474,19 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         if self.engine.moves.len() <= p {
             self.engine.moves.resize_with(p + 1, Vec::new);
         }
+        if self.engine.natural.len() <= p {
+            self.engine.natural.resize_with(p + 1, Vec::new);
+        }
         let mut moves = std::mem::take(&mut self.engine.moves[p]);
         moves.clear();
         game.legal_moves(state, &mut moves);
+        let mut tt_move = None;
+        if self.engine.tt.is_some() {
+            let natural = &mut self.engine.natural[p];
+            natural.clear();
+            natural.extend_from_slice(&moves);
+            tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
+        }
         if self.shortcuts {
             // Solver shortcut: only the moves worth searching; when every
             // move loses at once the game says so (two plies on). The root
@@ -635,7 +666,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             return (MoverScore(0), false);
         }
 
-        if let Some(tt) = &mut self.engine.tt {
+        if let Some(tt) = &self.engine.tt {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best <= alpha0 {
@@ -653,7 +684,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             let mv = if bound == Bound::Upper {
                 None
             } else {
-                best_move
+                best_move.and_then(|b| self.engine.natural[p].iter().position(|&m| m == b))
             };
             tt.store(key, score, depth, bound, mv);
         }
@@ -835,14 +866,14 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             let Some(e) = tt.probe(game.hash_key(&s)) else {
                 break;
             };
-            let Some(m) = e.best.filter(|_| e.bound == Bound::Exact) else {
+            let Some(i) = e.best.filter(|_| e.bound == Bound::Exact) else {
                 break;
             };
             legal.clear();
             game.legal_moves(&s, &mut legal);
-            if !legal.contains(&m) {
+            let Some(&m) = legal.get(usize::from(i)) else {
                 break;
-            }
+            };
             pv.push(m);
             s = game.play(&s, m);
         }
