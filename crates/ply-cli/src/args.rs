@@ -117,7 +117,8 @@ pub struct SearchArgs {
     /// The MCTS exploration constant c in w/n + c*sqrt(ln N / n).
     #[arg(long, default_value_t = std::f64::consts::SQRT_2)]
     pub c: f64,
-    /// MCTS threads (root parallelism: one tree each, visits summed).
+    /// Threads: for MCTS root parallelism (one tree each, visits summed);
+    /// for the engine and the score search lazy SMP (one shared table).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Expectiminimax: prune chance nodes with Star1 (needs value bounds).

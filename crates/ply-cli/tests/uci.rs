@@ -178,6 +178,13 @@ fn handshake_game_stop_and_garbage() {
     let (best, _) = e.search(&b, "go nodes 5000");
     play(&mut b.clone(), &best);
 
+    // Two threads: the same protocol, a legal move.
+    e.send("setoption name Threads value 2");
+    e.send(&format!("position fen {fen}"));
+    let (best, _) = e.search(&b, "go movetime 200");
+    play(&mut b.clone(), &best);
+    e.send("setoption name Threads value 1");
+
     // An infinite search runs until stop, answering isready meanwhile.
     e.send("position startpos");
     e.send("go infinite");
@@ -204,6 +211,7 @@ fn handshake_game_stop_and_garbage() {
         "position sideways",
         "setoption name Hash value -3",
         "setoption name Bogus value 1",
+        "setoption name Threads value 0",
         "setoption",
         "go wtime soon",
         "\u{1b}[A",

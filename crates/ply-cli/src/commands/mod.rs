@@ -83,6 +83,9 @@ pub fn configure<G: Game>(
     info: &GameInfo,
     default_time_ms: u64,
 ) -> Result<Plan, CliError> {
+    if args.threads == 0 {
+        return Err(CliError::input("--threads must be at least 1"));
+    }
     let chance = reaches_chance(game, state, 100_000);
     let algo = match args.algo {
         Some(a) => a,
@@ -121,6 +124,7 @@ pub fn configure<G: Game>(
                     ordering: true,
                     no_killers: true,
                     shortcuts: true,
+                    threads: args.threads,
                     ..SearchOptions::default()
                 },
                 weak: args.weak,
@@ -142,9 +146,6 @@ pub fn configure<G: Game>(
             })
         }
         AlgoArg::Mcts => {
-            if args.threads == 0 {
-                return Err(CliError::input("--threads must be at least 1"));
-            }
             if !(args.c.is_finite() && args.c >= 0.0) {
                 return Err(CliError::input("--c must be a number of at least 0"));
             }
@@ -176,10 +177,16 @@ fn engine_plan(
         fast_win: o.fast_win || args.fast_win,
         depth: args.depth,
         tie_break,
+        threads: args.threads,
         ..o
     };
     if args.star1 {
         return Err(CliError::input("--star1 applies to expectiminimax"));
+    }
+    if matches!(algo, Some(AlgoArg::Minimax | AlgoArg::Alphabeta)) && args.threads > 1 {
+        return Err(CliError::input(
+            "--threads applies to id, mcts, the score search and the engine (no --algo)",
+        ));
     }
     let (algorithm, options) = match algo {
         None => {

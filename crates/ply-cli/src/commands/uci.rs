@@ -175,18 +175,23 @@ fn uci_score(game: &Chess, state: &ChessState, it: &Iteration<Move>) -> String {
     }
 }
 
-fn engine_options(hash_mb: usize) -> SearchOptions {
+fn engine_options(hash_mb: usize, threads: usize) -> SearchOptions {
     SearchOptions {
         tt_mb: hash_mb,
+        threads,
         ..SearchOptions::engine()
     }
 }
+
+/// The most threads the `Threads` option accepts.
+const MAX_THREADS: usize = 64;
 
 /// Runs the protocol on stdin and stdout until `quit` or the end of input.
 pub fn run(args: &UciArgs) -> CliResult {
     let game = Arc::new(Chess::new());
     let mut hash_mb = args.hash.clamp(1, MAX_HASH_MB);
-    let mut engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+    let mut threads = 1;
+    let mut engine = Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
     let mut state = game.initial_state();
     let mut running: Option<Running> = None;
 
@@ -220,7 +225,9 @@ pub fn run(args: &UciArgs) -> CliResult {
                 send(&format!(
                     "option name Hash type spin default {DEFAULT_TT_MB} min 1 max {MAX_HASH_MB}"
                 ));
-                send("option name Threads type spin default 1 min 1 max 1");
+                send(&format!(
+                    "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+                ));
                 send("uciok");
             }
             "isready" => send("readyok"),
@@ -239,7 +246,8 @@ pub fn run(args: &UciArgs) -> CliResult {
                         match value.parse::<usize>() {
                             Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
                                 hash_mb = mb;
-                                engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+                                engine =
+                                    Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
                             }
                             _ => send(&format!(
                                 "info string Hash must be a number of MiB from 1 to {MAX_HASH_MB}, not '{value}'"
@@ -247,8 +255,15 @@ pub fn run(args: &UciArgs) -> CliResult {
                         }
                     }
                     Some((name, value)) if name.eq_ignore_ascii_case("threads") => {
-                        if value != "1" {
-                            send("info string this engine searches on one thread; Threads stays 1");
+                        match value.parse::<usize>() {
+                            Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+                                threads = n;
+                                engine =
+                                    Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
+                            }
+                            _ => send(&format!(
+                                "info string Threads must be a number from 1 to {MAX_THREADS}, not '{value}'"
+                            )),
                         }
                     }
                     Some((name, _)) => send(&format!("info string unknown option '{name}'")),
@@ -280,7 +295,7 @@ pub fn run(args: &UciArgs) -> CliResult {
                     send(&format!("info string {p}"));
                 }
                 let Some(mut e) = engine.take() else {
-                    engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+                    engine = Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
                     continue;
                 };
                 let side = state.board().side_to_move();
@@ -299,7 +314,7 @@ pub fn run(args: &UciArgs) -> CliResult {
                     Ok(handle) => running = Some(Running { stop, handle }),
                     Err(err) => {
                         send(&format!("info string cannot start the search: {err}"));
-                        engine = Some(Engine::new(&*game, &engine_options(hash_mb)));
+                        engine = Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
                     }
                 }
             }

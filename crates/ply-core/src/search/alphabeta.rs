@@ -59,6 +59,9 @@ const HISTORY_DEPTH_CAP: u32 = 20;
 /// cannot see a quiet threat, such as a mate, that the pass allows).
 const NULL_MOVE_MIN_DEPTH: u32 = 4;
 
+/// The plies at which a helper thread turns its move order.
+const HELPER_TURNED_PLIES: usize = 2;
+
 /// Futility pruning works this many plies from the horizon.
 const FUTILITY_DEPTH: u32 = 3;
 
@@ -91,6 +94,9 @@ pub struct Engine<M> {
     pub nodes: u64,
     /// The deepest ply reached (quiescence included) since it was last reset.
     pub seldepth: u32,
+    /// 0 for a main engine; a helper's number in a parallel search, which
+    /// turns its first plies' move order so it works ahead of the others.
+    variant: usize,
 }
 
 impl<M: Copy + Eq> Engine<M> {
@@ -113,12 +119,15 @@ impl<M: Copy + Eq> Engine<M> {
             pv: PvTable::new(),
             nodes: 0,
             seldepth: 0,
+            variant: 0,
         }
     }
 
     /// A helper for a parallel search: the same options, the same table
-    /// (shared, not copied), its own killers, history and counters.
-    pub fn helper(&self) -> Self {
+    /// (shared, not copied), its own killers, history and counters; helper
+    /// number `variant` (from 1) tries its first plies' moves in a turned
+    /// order, so the threads start on different subtrees.
+    pub fn helper(&self, variant: usize) -> Self {
         Engine {
             options: self.options,
             tt: self.tt.clone(),
@@ -129,6 +138,7 @@ impl<M: Copy + Eq> Engine<M> {
             pv: PvTable::new(),
             nodes: 0,
             seldepth: 0,
+            variant,
         }
     }
 
@@ -207,7 +217,11 @@ impl<M: Copy + Eq> Engine<M> {
     ) -> Option<Outcome<M>> {
         let mut options = self.options;
         options.depth = depth;
-        if let Some(tt) = &self.tt {
+        // Only the main engine ages the table: a helper's searches are
+        // the same search, and their entries should not look stale.
+        if let Some(tt) = &self.tt
+            && self.variant == 0
+        {
             tt.new_search();
         }
         let mut s = Searcher {
@@ -731,6 +745,11 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             && let Some(pos) = moves.iter().position(|&m| m == t)
         {
             moves[..=pos].rotate_right(1);
+        }
+        // A helper thread starts where the main thread will come later.
+        if self.engine.variant > 0 && ply < HELPER_TURNED_PLIES && moves.len() > 1 {
+            let turn = self.engine.variant % moves.len();
+            moves.rotate_left(turn);
         }
     }
 

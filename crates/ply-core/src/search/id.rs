@@ -11,9 +11,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
-use crate::observe::Observer;
+use crate::observe::{NoObserver, Observer};
 use crate::score::MoverScore;
 use crate::search::alphabeta::{Budget, Engine};
+use crate::search::smp::with_helpers;
 use crate::search::{Outcome, SearchOptions};
 
 /// What one completed iteration found.
@@ -54,7 +55,10 @@ pub fn iterative_deepening<G: Game, O: Observer>(
 }
 
 /// [`iterative_deepening`] with an engine kept by the caller, so the table
-/// and heuristics carry over from one move of a game to the next.
+/// and heuristics carry over from one move of a game to the next. With
+/// `options.threads` above 1, helper threads deepen too, sharing the table
+/// (lazy SMP, [`with_helpers`]): every other helper a ply ahead, so their
+/// entries are ready when the main thread gets there.
 pub fn iterate<G: Game, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
@@ -63,6 +67,39 @@ pub fn iterate<G: Game, O: Observer>(
     observer: &mut O,
     on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
 ) -> Outcome<G::Move> {
+    let threads = engine.options().threads;
+    let depth = engine.options().depth;
+    with_helpers(
+        engine,
+        threads,
+        |e| deepen(e, game, state, stop, observer, on_iteration, 1),
+        |h, i, helper_stop| {
+            // The main thread keeps the clock; a helper stops when it ends.
+            h.set_limits(depth, None, None, None);
+            let first = 1 + (i % 2) as u32;
+            deepen(
+                h,
+                game,
+                state,
+                Some(helper_stop),
+                &mut NoObserver,
+                &mut |_| {},
+                first,
+            );
+        },
+    )
+    .0
+}
+
+fn deepen<G: Game, O: Observer>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    stop: Option<&AtomicBool>,
+    observer: &mut O,
+    on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    first_depth: u32,
+) -> Outcome<G::Move> {
     let options = *engine.options();
     let start = Instant::now();
     let deadline = options.time_limit.map(|t| start + t);
@@ -70,7 +107,7 @@ pub fn iterate<G: Game, O: Observer>(
     let max_depth = options.depth.unwrap_or(u32::MAX);
     let mut best: Option<Outcome<G::Move>> = None;
     let start_nodes = engine.nodes;
-    let mut depth = 1;
+    let mut depth = first_depth;
     // Time management: no new iteration past the soft limit, stretched
     // while the best move keeps changing (the position is hard).
     let soft = options

@@ -7,6 +7,7 @@ pub mod id;
 pub mod mcts;
 pub mod minimax;
 pub mod score_search;
+pub mod smp;
 pub mod tt;
 
 use std::time::{Duration, Instant};
@@ -91,6 +92,9 @@ pub struct SearchOptions {
     /// Futility pruning near the leaves, with [`Game::futility_margin`];
     /// and a position that [`Game::is_repetition`] is scored a draw.
     pub futility: bool,
+    /// Threads for the engine's searches (iterative deepening and the
+    /// score search): helpers share the table ("lazy SMP"); 0 or 1: one.
+    pub threads: usize,
     /// Iterative deepening starts no new iteration past this time (the
     /// hard limit is `time_limit`); `None`: half the time limit. A move
     /// whose best choice keeps changing gets up to twice this.

@@ -9,6 +9,7 @@ use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::score::{MaxScore, MoverScore};
 use crate::search::alphabeta::{Budget, Engine};
+use crate::search::smp::with_helpers;
 
 /// What a score search proved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,9 @@ pub struct ScoreResult {
 /// probes over the range the game's bounds allow. Uses the engine's options
 /// (table, ordering, shortcuts); no depth limit. `on_probe(lo, hi)` is told
 /// the range, mover's view, before each probe. `None` if the budget ran out.
+///
+/// With `options.threads` above 1, helper threads run the same probes on a
+/// shared table (lazy SMP, [`with_helpers`]) until this one ends.
 pub fn score_search<G: Game, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
@@ -31,6 +35,44 @@ pub fn score_search<G: Game, O: Observer>(
     budget: &Budget,
     observer: &mut O,
     on_probe: &mut dyn FnMut(i32, i32),
+) -> Option<ScoreResult> {
+    let threads = engine.options().threads;
+    with_helpers(
+        engine,
+        threads,
+        |e| probe_alone(e, game, state, weak, budget, observer, on_probe, false),
+        |h, i, stop| {
+            let helper_budget = Budget {
+                stop: Some(stop),
+                ..Budget::default()
+            };
+            // Every other helper bisects from the other side, so its
+            // probes bound the value where the main thread's do not.
+            let _ = probe_alone(
+                h,
+                game,
+                state,
+                weak,
+                &helper_budget,
+                &mut NoObserver,
+                &mut |_, _| {},
+                i % 2 == 1,
+            );
+        },
+    )
+    .0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn probe_alone<G: Game, O: Observer>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    weak: bool,
+    budget: &Budget,
+    observer: &mut O,
+    on_probe: &mut dyn FnMut(i32, i32),
+    mirrored: bool,
 ) -> Option<ScoreResult> {
     let player = game.to_move(state);
     // Weak mode reports only the sign of what it proved.
@@ -68,6 +110,10 @@ pub fn score_search<G: Game, O: Observer>(
             med = lo / 2;
         } else if med >= 0 && hi / 2 > med {
             med = hi / 2;
+        }
+        if mirrored {
+            // The same split seen from the other end of the range.
+            med = (hi - 1 - (med - lo)).clamp(lo, hi - 1);
         }
         on_probe(lo, hi);
         let out = engine.search_window(
