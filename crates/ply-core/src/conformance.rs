@@ -6,7 +6,8 @@
 //! and parse back to themselves, equal positions hash equally, there are legal
 //! moves exactly when the game is not over, no move is listed twice, playing a
 //! move leaves the old state untouched and gives the same result twice, every
-//! game ends, and the evaluation agrees with the utility on terminal states.
+//! game ends, the evaluation agrees with the utility on terminal states, and
+//! `heuristic` with `evaluate` elsewhere.
 //! Then it compares perft counts with the references the caller knows.
 
 use std::fmt::Debug;
@@ -103,6 +104,12 @@ pub fn check<G: Notation>(game: &G, config: &Config<G::State>) -> Result<Summary
                     break;
                 }
                 max_open_eval = max_open_eval.max(i64::from(game.evaluate(&state).0).abs());
+                if game.heuristic(&state) != game.evaluate(&state) {
+                    return Err(fail(
+                        "heuristic differs from evaluate on a state that is not over",
+                        &state,
+                    ));
+                }
                 if moves.is_empty() {
                     return Err(fail("a non-terminal state has no legal moves", &state));
                 }

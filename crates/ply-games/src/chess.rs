@@ -266,7 +266,9 @@ impl Chess {
     /// that is not over: material and piece squares blended from
     /// middlegame to endgame by the material left, mobility, pawn structure
     /// (doubled, isolated, passed pawns), the bishop pair, rooks on open
-    /// files, the pawn shield in front of the king, and the move.
+    /// files, the pawn shield in front of the king, and the move. (A term
+    /// for attacks on the squares around the king scored 18.5/40 against
+    /// this evaluation in self-play, so it is not here.)
     pub fn static_eval(&self, board: &Board) -> i32 {
         let occupied = board.occupied();
         let pawns = board.pieces(Piece::Pawn);
@@ -602,6 +604,10 @@ impl Game for Chess {
         s.board.hash() ^ u64::from(s.repeats).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
+    /// Captures first, by most valuable victim then least valuable
+    /// attacker (losing ones after the quiet moves), queen promotions with
+    /// them, underpromotions last. Quiet checks are not moved forward: tried
+    /// before the other quiet moves they scored 10.5/27 in self-play.
     fn order_moves(&self, s: &ChessState, moves: &mut [Move]) {
         let b = &s.board;
         let theirs = b.colors(!b.side_to_move());
