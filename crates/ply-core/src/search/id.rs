@@ -57,8 +57,8 @@ pub fn iterative_deepening<G: Game, O: Observer>(
 /// [`iterative_deepening`] with an engine kept by the caller, so the table
 /// and heuristics carry over from one move of a game to the next. With
 /// `options.threads` above 1, helper threads deepen too, sharing the table
-/// (lazy SMP, [`with_helpers`]): every other helper a ply ahead, so their
-/// entries are ready when the main thread gets there.
+/// (lazy SMP, [`with_helpers`]); odd-numbered helpers start a ply deeper,
+/// so the threads do not search in lockstep. Only the main thread reports.
 pub fn iterate<G: Game, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
