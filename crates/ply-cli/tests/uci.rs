@@ -237,6 +237,17 @@ fn handshake_game_stop_and_garbage() {
             >= 7,
         "{replies:?}"
     );
+    // `d` draws the board, every line an info string.
+    e.send("d");
+    e.send("isready");
+    let board_lines = e.until("readyok");
+    assert!(board_lines.len() > 8, "{board_lines:?}");
+    assert!(
+        board_lines[..board_lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info string ")),
+        "{board_lines:?}"
+    );
     // The bad positions left the last good one (the start) in place.
     let (best, _) = e.search(&Board::default(), "go depth 2");
     play(&mut Board::default(), &best);

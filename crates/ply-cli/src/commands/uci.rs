@@ -320,7 +320,11 @@ pub fn run(args: &UciArgs) -> CliResult {
             }
             "stop" => finish(&mut running, &mut engine, true),
             "quit" => break,
-            "d" => send(&game.draw(&state).replace('\n', "\ninfo string ")),
+            "d" => {
+                for row in game.draw(&state).lines() {
+                    send(&format!("info string {row}"));
+                }
+            }
             other => send(&format!("info string unknown command '{other}'")),
         }
     }
