@@ -478,7 +478,14 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                 // A null-move bound is not a proof of a mate.
                 let v = if is_decided(v.0) { beta } else { v };
                 if let Some(tt) = &self.engine.tt {
-                    tt.store(key, v.0, need, Bound::Lower, tt_index.map(usize::from));
+                    tt.store_as(
+                        key,
+                        v.0,
+                        need,
+                        Bound::Lower,
+                        tt_index.map(usize::from),
+                        self.engine.variant > 0,
+                    );
                 }
                 self.observer.exit(ply, v.to_max(player));
                 return (v, false);
@@ -700,7 +707,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             } else {
                 best_move.and_then(|b| self.engine.natural[p].iter().position(|&m| m == b))
             };
-            tt.store(key, score, depth, bound, mv);
+            tt.store_as(key, score, depth, bound, mv, self.engine.variant > 0);
         }
         self.observer.exit(ply, best.to_max(player));
         (best, proven)

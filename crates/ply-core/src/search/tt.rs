@@ -200,6 +200,22 @@ impl TransTable {
     /// past index 254 are not stored).
     #[inline]
     pub fn store(&self, key: u64, score: i32, depth: u8, bound: Bound, best: Option<usize>) {
+        self.store_as(key, score, depth, bound, best, false);
+    }
+
+    /// [`TransTable::store`] for a helper thread of a parallel search when
+    /// `helper`: it never evicts the deep slot of another position (only
+    /// takes it when empty), so the main thread's costly entries survive.
+    #[inline]
+    pub fn store_as(
+        &self,
+        key: u64,
+        score: i32,
+        depth: u8,
+        bound: Bound,
+        best: Option<usize>,
+        helper: bool,
+    ) {
         let b = self.bucket(key);
         let generation = self.generation.load(Relaxed);
         let meta = (generation << 2) | bound.code();
@@ -214,8 +230,8 @@ impl TransTable {
         }
         let data = pack(score, depth, meta, best);
         let deep = self.slots[b].data.load(Relaxed);
-        let replace_deep =
-            meta_of(deep) & 3 == 0 || depth >= depth_of(deep) || meta_of(deep) >> 2 != generation;
+        let replace_deep = meta_of(deep) & 3 == 0
+            || !helper && (depth >= depth_of(deep) || meta_of(deep) >> 2 != generation);
         self.write(if replace_deep { b } else { b + 1 }, key, data);
     }
 }
