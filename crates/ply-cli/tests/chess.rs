@@ -1,31 +1,9 @@
 //! `ply` on chess, driven as a user would: perft, solve with a mate, a game
 //! played in SAN and saved as PGN, and clear errors for bad input.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn ply() -> Command {
-    Command::cargo_bin("ply").unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = ply().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "ply {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = ply().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "ply {args:?}: {err}");
-    assert!(err.starts_with("error: "), "ply {args:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
+use common::{fails, json, ply};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 

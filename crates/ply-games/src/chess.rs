@@ -19,8 +19,8 @@ use std::sync::Arc;
 
 use cozy_chess::util::{display_san_move, display_uci_move, parse_san_move, parse_uci_move};
 use cozy_chess::{
-    BitBoard, Board, Color, File, GameStatus, Move, Piece, Rank, Square, get_bishop_moves,
-    get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+    BitBoard, Board, Color, File, Move, Piece, Rank, Square, get_bishop_moves, get_king_moves,
+    get_knight_moves, get_pawn_attacks, get_rook_moves,
 };
 use ply_core::{Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
 
@@ -579,7 +579,7 @@ impl Game for Chess {
 
     fn utility(&self, s: &ChessState) -> MaxScore {
         // Mate stands even on the fiftieth move or a repetition.
-        if !Self::has_moves(&s.board) && s.board.status() == GameStatus::Won {
+        if !Self::has_moves(&s.board) && !s.board.checkers().is_empty() {
             return MaxScore(match s.board.side_to_move() {
                 Color::White => -MATE,
                 Color::Black => MATE,

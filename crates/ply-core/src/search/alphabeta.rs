@@ -310,6 +310,45 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
     }
 
+    /// What every node does on entry, in the search and in quiescence: tell
+    /// the observer, count the node (looking at the budget now and then),
+    /// start its principal variation empty, note the depth reached.
+    /// Returns the player to move.
+    fn enter_node(
+        &mut self,
+        state: &G::State,
+        ply: u32,
+        index: Option<usize>,
+        alpha: MoverScore,
+        beta: MoverScore,
+    ) -> crate::score::Player {
+        let player = self.game.to_move(state);
+        self.observer.enter(
+            ply,
+            index,
+            player,
+            Some(Window::from_mover(alpha, beta, player)),
+        );
+        self.engine.nodes += 1;
+        if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
+            self.check_budget();
+        }
+        self.engine.pv.clear(ply as usize);
+        self.engine.seldepth = self.engine.seldepth.max(ply);
+        player
+    }
+
+    /// The move buffer of ply `p`, empty (handed back with
+    /// `self.engine.moves[p] = moves` to keep its allocation).
+    fn take_moves(&mut self, p: usize) -> Vec<G::Move> {
+        if self.engine.moves.len() <= p {
+            self.engine.moves.resize_with(p + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.engine.moves[p]);
+        moves.clear();
+        moves
+    }
+
     /// The value of `state` for the player to move, searched `depth` more
     /// plies (`u32::MAX`: to the end), and whether it is proven
     /// (independent of the depth limit).
@@ -326,24 +365,12 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             return self.quiesce(state, ply, index, alpha, beta);
         }
         let game = self.game;
-        let player = game.to_move(state);
-        self.observer.enter(
-            ply,
-            index,
-            player,
-            Some(Window::from_mover(alpha, beta, player)),
-        );
-        self.engine.nodes += 1;
-        if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
-            self.check_budget();
-        }
+        let player = self.enter_node(state, ply, index, alpha, beta);
         if self.aborted {
             self.observer.exit(ply, MoverScore(0).to_max(player));
             return (MoverScore(0), false);
         }
         let p = ply as usize;
-        self.engine.pv.clear(p);
-        self.engine.seldepth = self.engine.seldepth.max(ply);
         let mut beta_narrow: Option<MoverScore> = None;
 
         let terminal = game.is_terminal(state);
@@ -492,14 +519,10 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             }
         }
 
-        if self.engine.moves.len() <= p {
-            self.engine.moves.resize_with(p + 1, Vec::new);
-        }
         if self.engine.natural.len() <= p {
             self.engine.natural.resize_with(p + 1, Vec::new);
         }
-        let mut moves = std::mem::take(&mut self.engine.moves[p]);
-        moves.clear();
+        let mut moves = self.take_moves(p);
         game.legal_moves(state, &mut moves);
         let mut tt_move = None;
         if self.engine.tt.is_some() {
@@ -785,20 +808,8 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         beta: MoverScore,
     ) -> (MoverScore, bool) {
         let game = self.game;
-        let player = game.to_move(state);
-        self.observer.enter(
-            ply,
-            index,
-            player,
-            Some(Window::from_mover(alpha, beta, player)),
-        );
-        self.engine.nodes += 1;
-        if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
-            self.check_budget();
-        }
+        let player = self.enter_node(state, ply, index, alpha, beta);
         let p = ply as usize;
-        self.engine.pv.clear(p);
-        self.engine.seldepth = self.engine.seldepth.max(ply);
         let terminal = game.is_terminal(state);
         if self.aborted || terminal || ply >= MAX_QUIESCENCE_PLY {
             let v = self.scoring.leaf(game, state, terminal, ply);
@@ -806,11 +817,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             self.observer.exit(ply, v);
             return (v.for_player(player), terminal);
         }
-        if self.engine.moves.len() <= p {
-            self.engine.moves.resize_with(p + 1, Vec::new);
-        }
-        let mut moves = std::mem::take(&mut self.engine.moves[p]);
-        moves.clear();
+        let mut moves = self.take_moves(p);
         let mut best = MoverScore::NEG_INF;
         if game.in_check(state) {
             game.legal_moves(state, &mut moves);
