@@ -252,7 +252,7 @@ impl<M: Copy + Eq> Engine<M> {
         let outcome = match options.tie_break {
             TieBreak::First => {
                 let depth = s.limit;
-                let (v, proven) = s.search(state, 0, depth, None, window.0, window.1);
+                let (v, proven) = s.search(state, 0, depth, None, false, window.0, window.1);
                 if s.aborted {
                     return None;
                 }
@@ -351,13 +351,17 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
 
     /// The value of `state` for the player to move, searched `depth` more
     /// plies (`u32::MAX`: to the end), and whether it is proven
-    /// (independent of the depth limit).
+    /// (independent of the depth limit). `no_win`: the move here was one
+    /// that [`Game::forced_moves`] kept, so the mover has no immediate win
+    /// (see [`Game::FORCED_MOVES_PREVENT_WINS`]).
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         state: &G::State,
         ply: u32,
         depth: u32,
         index: Option<usize>,
+        no_win: bool,
         mut alpha: MoverScore,
         beta: MoverScore,
     ) -> (MoverScore, bool) {
@@ -372,6 +376,8 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
         let p = ply as usize;
         let mut beta_narrow: Option<MoverScore> = None;
+        // The subtree's size is what its table entry cost.
+        let nodes_before = self.engine.nodes - 1;
 
         let terminal = game.is_terminal(state);
         if terminal || depth == 0 {
@@ -391,6 +397,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         // Solver shortcut: a move that wins at once decides the node (it is
         // the best possible result), with no search below it.
         if self.shortcuts
+            && !no_win
             && let Some((mv, raw)) = game.immediate_win(state)
         {
             let v = self.scoring.decided(raw, ply + 1);
@@ -495,7 +502,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             && let Some(passed) = game.null_move(state)
         {
             let r = if depth >= 7 { 3 } else { 2 };
-            let (v, _) = self.search(&passed, ply + 1, depth - 1 - r, None, -beta, -alpha);
+            let (v, _) = self.search(&passed, ply + 1, depth - 1 - r, None, false, -beta, -alpha);
             let v = -v;
             if self.aborted {
                 self.observer.exit(ply, MoverScore(0).to_max(player));
@@ -511,6 +518,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                         need,
                         Bound::Lower,
                         tt_index.map(usize::from),
+                        self.engine.nodes - nodes_before,
                         self.engine.variant > 0,
                     );
                 }
@@ -531,6 +539,10 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             natural.extend_from_slice(&moves);
             tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
         }
+        // Whether the moves below were narrowed by `forced_moves` to ones
+        // that leave the opponent no immediate win.
+        let mut filtered = false;
+        let mut narrowed = false;
         if self.shortcuts {
             // Solver shortcut: only the moves worth searching; when every
             // move loses at once the game says so (two plies on). The root
@@ -545,7 +557,12 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                 }
                 moves.clear();
                 game.legal_moves(state, &mut moves);
-            } else if !self.scoring.decided
+            } else {
+                filtered = G::FORCED_MOVES_PREVENT_WINS;
+                narrowed = true;
+            }
+            if narrowed
+                && !self.scoring.decided
                 && let Some((lo, hi)) = game.exact_bounds(state)
             {
                 // Solver shortcut: the value cannot leave these bounds, so
@@ -576,6 +593,11 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             }
         }
         let beta = beta_narrow.unwrap_or(beta);
+        if let Some(tt) = &self.engine.tt {
+            for &mv in &moves {
+                tt.prefetch(game.hash_key(&game.play(state, mv)));
+            }
+        }
         self.order(state, &mut moves, p, tt_move);
 
         let alpha0 = alpha;
@@ -636,11 +658,20 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                     ply + 1,
                     child_depth - reduce,
                     Some(i),
+                    filtered,
                     -beta,
                     -alpha,
                 );
                 if reduce > 0 && -v > alpha && !self.aborted {
-                    (v, c) = self.search(&child, ply + 1, child_depth, Some(i), -beta, -alpha);
+                    (v, c) = self.search(
+                        &child,
+                        ply + 1,
+                        child_depth,
+                        Some(i),
+                        filtered,
+                        -beta,
+                        -alpha,
+                    );
                 }
                 (-v, c)
             } else {
@@ -649,14 +680,37 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                 // (cheap), and search again in full only if one is. Same
                 // value: the re-search restores the exact window.
                 let null = MoverScore(-alpha.0 - 1);
-                let (mut v, mut c) =
-                    self.search(&child, ply + 1, child_depth - reduce, Some(i), null, -alpha);
+                let (mut v, mut c) = self.search(
+                    &child,
+                    ply + 1,
+                    child_depth - reduce,
+                    Some(i),
+                    filtered,
+                    null,
+                    -alpha,
+                );
                 if reduce > 0 && -v > alpha && !self.aborted {
-                    (v, c) = self.search(&child, ply + 1, child_depth, Some(i), null, -alpha);
+                    (v, c) = self.search(
+                        &child,
+                        ply + 1,
+                        child_depth,
+                        Some(i),
+                        filtered,
+                        null,
+                        -alpha,
+                    );
                 }
                 let v = -v;
                 if v > alpha && v < beta && !self.aborted {
-                    let (v, c) = self.search(&child, ply + 1, child_depth, Some(i), -beta, -alpha);
+                    let (v, c) = self.search(
+                        &child,
+                        ply + 1,
+                        child_depth,
+                        Some(i),
+                        filtered,
+                        -beta,
+                        -alpha,
+                    );
                     (-v, c)
                 } else {
                     (v, c)
@@ -730,7 +784,15 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             } else {
                 best_move.and_then(|b| self.engine.natural[p].iter().position(|&m| m == b))
             };
-            tt.store_as(key, score, depth, bound, mv, self.engine.variant > 0);
+            tt.store_as(
+                key,
+                score,
+                depth,
+                bound,
+                mv,
+                self.engine.nodes - nodes_before,
+                self.engine.variant > 0,
+            );
         }
         self.observer.exit(ply, best.to_max(player));
         (best, proven)
@@ -952,7 +1014,15 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             } else {
                 self.limit - 1
             };
-            let (v, c) = self.search(&child, 1, depth, Some(i), MoverScore::NEG_INF, -alpha);
+            let (v, c) = self.search(
+                &child,
+                1,
+                depth,
+                Some(i),
+                false,
+                MoverScore::NEG_INF,
+                -alpha,
+            );
             if self.aborted {
                 return None;
             }
