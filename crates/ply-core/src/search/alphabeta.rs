@@ -97,6 +97,8 @@ pub struct Engine<M> {
     /// 0 for a main engine; a helper's number in a parallel search, which
     /// turns its first plies' move order so it works ahead of the others.
     variant: usize,
+    /// The key of the last root searched: the table ages when it changes.
+    last_root: Option<u64>,
 }
 
 impl<M: Copy + Eq> Engine<M> {
@@ -120,6 +122,7 @@ impl<M: Copy + Eq> Engine<M> {
             nodes: 0,
             seldepth: 0,
             variant: 0,
+            last_root: None,
         }
     }
 
@@ -139,6 +142,7 @@ impl<M: Copy + Eq> Engine<M> {
             nodes: 0,
             seldepth: 0,
             variant,
+            last_root: None,
         }
     }
 
@@ -217,12 +221,18 @@ impl<M: Copy + Eq> Engine<M> {
     ) -> Option<Outcome<M>> {
         let mut options = self.options;
         options.depth = depth;
-        // Only the main engine ages the table: a helper's searches are
-        // the same search, and their entries should not look stale.
+        // A new root ages the table; the iterations of iterative deepening
+        // and the probes of a score search share their root and keep their
+        // entries young, since each one's results serve the next. Only the
+        // main engine ages it: a helper's searches are the same search.
         if let Some(tt) = &self.tt
             && self.variant == 0
         {
-            tt.new_search();
+            let root = game.hash_key(state);
+            if self.last_root != Some(root) {
+                tt.new_search();
+                self.last_root = Some(root);
+            }
         }
         let mut s = Searcher {
             game,

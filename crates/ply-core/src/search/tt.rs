@@ -223,9 +223,11 @@ impl TransTable {
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for s in self.buckets.iter().flat_map(|b| &b.0) {
-            s.check.store(0, Relaxed);
-            s.data.store(0, Relaxed);
+        for bucket in &self.buckets {
+            for s in &bucket.0 {
+                s.check.store(0, Relaxed);
+                s.data.store(0, Relaxed);
+            }
         }
     }
 
@@ -311,21 +313,26 @@ impl TransTable {
         let meta = (generation << 2) | bound.code();
         let best = best.and_then(|i| u8::try_from(i).ok()).filter(|&i| i < 255);
         let work = work_of(nodes);
-        // The same position: keep its best move if the new result has none.
+        let data = pack(score, depth, meta, best, work);
+        // One pass: the same position is updated in place (keeping its best
+        // move if the new result has none); otherwise the least valuable
+        // slot is the victim.
+        let mut victim = &bucket[0];
+        let mut lowest = u32::MAX;
         for s in bucket {
-            if let Some(old) = Self::read(s, key) {
+            let old = s.data.load(Relaxed);
+            if meta_of(old) & 3 != 0 && s.check.load(Relaxed) ^ old == key {
                 let best = best.or(unpack(key, old).best);
                 Self::write(s, key, pack(score, depth, meta, best, work));
                 return;
             }
+            let value = keep_value(old, generation);
+            if value < lowest {
+                lowest = value;
+                victim = s;
+            }
         }
-        let data = pack(score, depth, meta, best, work);
-        let (victim, value) = bucket
-            .iter()
-            .map(|s| (s, keep_value(s.data.load(Relaxed), generation)))
-            .min_by_key(|&(_, v)| v)
-            .expect("a bucket has slots");
-        if helper && value > keep_value(data, generation) {
+        if helper && lowest > keep_value(data, generation) {
             return;
         }
         Self::write(victim, key, data);
