@@ -118,11 +118,16 @@ pub trait Game: Sync {
         None
     }
 
-    /// Solver shortcut: narrows `moves` (the legal moves, when there is no
-    /// immediate win) to those worth searching, keeping at least one best
-    /// move; or, when every move loses in a way the game can tell at once,
-    /// returns the position's value (MAX's view) instead. Default: all moves.
-    fn forced_moves(&self, _state: &Self::State, _moves: &mut Vec<Self::Move>) -> Option<MaxScore> {
+    /// Solver shortcut, for a position that is not over and has no
+    /// immediate win: appends to `moves` the moves worth searching, in the
+    /// order of [`Game::legal_moves`], at least one best move among them; or,
+    /// when every move loses in a way the game can tell at once, returns
+    /// the position's value (MAX's view) instead, `moves` then unspecified.
+    /// It replaces `legal_moves` where the search uses it, so a game can
+    /// list the narrowed moves directly, without listing all first.
+    /// Default: all legal moves.
+    fn forced_moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>) -> Option<MaxScore> {
+        self.legal_moves(state, moves);
         None
     }
 

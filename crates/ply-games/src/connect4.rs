@@ -32,6 +32,8 @@ pub struct Connect4 {
     board: u64,
     /// Columns from the centre outwards: the natural order to try them in.
     order: Vec<u8>,
+    /// The same columns with their cells, for listing the open ones.
+    order_columns: Vec<(u8, u64)>,
     /// For the mirror image: each pair of columns that trade places, as
     /// (the left column's bits, the distance in bits to its partner).
     mirror_pairs: [(u64, u32); 4],
@@ -85,12 +87,17 @@ impl Connect4 {
             *pair = (column(c), (width - 1 - 2 * c) * stride);
         }
         let middle = if width % 2 == 1 { column(width / 2) } else { 0 };
+        let order_columns = order
+            .iter()
+            .map(|&c| (c, ((1u64 << height) - 1) << (u32::from(c) * (height + 1))))
+            .collect();
         Ok(Connect4 {
             width,
             height,
             bottom,
             board,
             order,
+            order_columns,
             mirror_pairs,
             middle,
         })
@@ -187,6 +194,18 @@ impl Connect4 {
             possible = forced;
         }
         possible & !(opp_win >> 1)
+    }
+
+    /// Appends the columns that hold a cell of `cells`, centre first (the
+    /// natural order to try them in).
+    #[inline]
+    fn push_columns(&self, cells: u64, moves: &mut Vec<u8>) {
+        moves.reserve(self.order_columns.len());
+        for &(c, column) in &self.order_columns {
+            if cells & column != 0 {
+                moves.push(c);
+            }
+        }
     }
 
     /// How many threats the mover has after dropping a stone in `col`
@@ -377,13 +396,7 @@ impl Game for Connect4 {
         if self.is_terminal(s) {
             return;
         }
-        // Centre columns first: the natural order to try them in.
-        moves.reserve(self.order.len());
-        for &c in &self.order {
-            if s.mask & self.top(u32::from(c)) == 0 {
-                moves.push(c);
-            }
-        }
+        self.push_columns(self.possible(s), moves);
     }
 
     #[inline]
@@ -495,10 +508,7 @@ impl Game for Connect4 {
             let score = self.win_score(u32::from(s.moves) + 1);
             return Some(MaxScore(-score * self.to_move(s).sign()));
         }
-        // Most often every move is kept: then the list stands as it is.
-        if keep != self.possible(s) {
-            moves.retain(|&c| keep & self.column(u32::from(c)) != 0);
-        }
+        self.push_columns(keep, moves);
         None
     }
 

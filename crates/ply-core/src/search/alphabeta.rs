@@ -537,23 +537,14 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             }
         }
 
-        if self.engine.natural.len() <= p {
-            self.engine.natural.resize_with(p + 1, Vec::new);
-        }
         let mut moves = self.take_moves(p);
-        game.legal_moves(state, &mut moves);
-        let mut tt_move = None;
-        if self.engine.tt.is_some() {
-            let natural = &mut self.engine.natural[p];
-            natural.clear();
-            natural.extend_from_slice(&moves);
-            tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
-        }
         // Whether the moves below were narrowed by `forced_moves` to ones
         // that leave the opponent no immediate win.
         let mut filtered = false;
         let mut narrowed = false;
-        if self.shortcuts {
+        if !self.shortcuts {
+            game.legal_moves(state, &mut moves);
+        } else {
             // Solver shortcut: only the moves worth searching; when every
             // move loses at once the game says so (two plies on). The root
             // keeps its moves: it must still name one.
@@ -603,7 +594,18 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             }
         }
         let beta = beta_narrow.unwrap_or(beta);
+        // The moves in their natural order (after the shortcuts' narrowing,
+        // which depends on the position alone): the table names a best move
+        // by its index here. Copied only for nodes that search their moves.
+        let mut tt_move = None;
         if let Some(tt) = &self.engine.tt {
+            if self.engine.natural.len() <= p {
+                self.engine.natural.resize_with(p + 1, Vec::new);
+            }
+            let natural = &mut self.engine.natural[p];
+            natural.clear();
+            natural.extend_from_slice(&moves);
+            tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
             for &mv in &moves {
                 tt.prefetch(game.hash_key(&game.play(state, mv)));
             }
@@ -975,7 +977,12 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                 break;
             };
             legal.clear();
-            game.legal_moves(&s, &mut legal);
+            // The search indexes the moves the shortcuts keep.
+            if !self.shortcuts {
+                game.legal_moves(&s, &mut legal);
+            } else if game.forced_moves(&s, &mut legal).is_some() {
+                break;
+            }
             let Some(&m) = legal.get(usize::from(i)) else {
                 break;
             };

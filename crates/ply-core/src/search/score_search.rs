@@ -85,9 +85,7 @@ fn probe_alone<G: Game, O: Observer>(
     if let Some((_, v)) = game.immediate_win(state) {
         return done(v, 0);
     }
-    let mut moves = Vec::new();
-    game.legal_moves(state, &mut moves);
-    if let Some(v) = game.forced_moves(state, &mut moves) {
+    if let Some(v) = game.forced_moves(state, &mut Vec::new()) {
         return done(v, 0);
     }
     let (mut lo, mut hi) = match game.score_range(state) {
