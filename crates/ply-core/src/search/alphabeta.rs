@@ -94,7 +94,8 @@ pub struct Engine<M> {
     killers: Vec<[Option<M>; KILLERS]>,
     history: Vec<u32>,
     moves: Vec<Vec<M>>,
-    /// Each ply's legal moves in the game's natural order: the table
+    /// Each ply's moves in the game's natural order (after the solver
+    /// shortcuts' narrowing): the table
     /// stores a best move as its index there.
     natural: Vec<Vec<M>>,
     pv: PvTable<M>,

@@ -72,7 +72,9 @@ pub struct Entry {
     /// How `score` bounds the value.
     pub bound: Bound,
     /// The best (or refuting) move found, if any, as its index in the
-    /// node's legal moves in the game's natural order.
+    /// node's moves in the game's natural order (as the search lists them:
+    /// after the solver shortcuts' narrowing, which depends on the position
+    /// alone).
     pub best: Option<u8>,
 }
 
@@ -277,7 +279,7 @@ impl TransTable {
     }
 
     /// Stores a result, replacing the least valuable entry of its bucket.
-    /// `best` is the index of the best move among the legal moves in their
+    /// `best` is the index of the best move in the node's move list in
     /// natural order (moves past index 254 are not stored); `nodes` is the
     /// size of the subtree the result cost.
     #[inline]
