@@ -496,3 +496,29 @@ pub fn play_moves<G: Notation, S: AsRef<str>>(
     }
     Ok(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::sort_by_priority;
+
+    /// Every list length (each of the three ways it is sorted) gives what
+    /// std's stable sort gives: highest priority first, ties in order, and
+    /// each priority computed once per move.
+    #[test]
+    fn sort_by_priority_is_a_stable_sort() {
+        for len in [0, 1, 2, 7, 16, 17, 100, 256, 257, 300] {
+            let moves: Vec<u32> = (0..len).map(|i| (i * 7919) % 1009).collect();
+            let priority = |m: u32| (m % 5) as i32;
+            let mut expected = moves.clone();
+            expected.sort_by_key(|&m| std::cmp::Reverse(priority(m)));
+            let mut sorted = moves.clone();
+            let mut calls = 0;
+            sort_by_priority(&mut sorted, |m| {
+                calls += 1;
+                priority(m)
+            });
+            assert_eq!(sorted, expected, "{len} moves");
+            assert!(calls <= len as usize, "{len} moves: {calls} calls");
+        }
+    }
+}

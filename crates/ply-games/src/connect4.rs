@@ -45,7 +45,7 @@ pub struct Connect4 {
 /// and the same two boards for the mirror image, which [`Game::play`] keeps
 /// up to date in three operations, so the mirror-symmetric table key costs
 /// a comparison instead of a column-by-column reversal at every node.
-/// `Copy` and 33 bytes.
+/// `Copy`: 33 bytes of data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct C4State {
     /// The stones of the player to move.

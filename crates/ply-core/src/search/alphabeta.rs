@@ -104,7 +104,8 @@ pub struct Engine<M> {
     /// The deepest ply reached (quiescence included) since it was last reset.
     pub seldepth: u32,
     /// 0 for a main engine; a helper's number in a parallel search, which
-    /// turns its first plies' move order so it works ahead of the others.
+    /// turns its move order at some plies so it works ahead of the others
+    /// (see [`HELPER_TURNED_PLY`]).
     variant: usize,
     /// The key of the last root searched: the table ages when it changes.
     last_root: Option<u64>,
@@ -137,7 +138,7 @@ impl<M: Copy + Eq> Engine<M> {
 
     /// A helper for a parallel search: the same options, the same table
     /// (shared, not copied), its own killers, history and counters; helper
-    /// number `variant` (from 1) tries its first plies' moves in a turned
+    /// number `variant` (from 1) tries the moves of some plies in a turned
     /// order, so the threads start on different subtrees.
     pub fn helper(&self, variant: usize) -> Self {
         Engine {

@@ -49,7 +49,7 @@ pub fn score_search<G: Game, O: Observer>(
             // The same probes as the main thread: a helper that probed
             // other windows would overwrite the bounds the main thread
             // needs (measured: more nodes for it, not fewer). The helper
-            // differs in its first plies' move order instead.
+            // differs in its move order at some plies instead.
             let _ = probe_alone(
                 h,
                 game,
