@@ -616,8 +616,11 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             natural.clear();
             natural.extend_from_slice(&moves);
             tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
-            for &mv in &moves {
-                tt.prefetch(game.hash_key(&game.play(state, mv)));
+            // A lone move is searched at once: no time to hide a load.
+            if moves.len() > 1 {
+                for &mv in &moves {
+                    tt.prefetch(game.hash_key(&game.play(state, mv)));
+                }
             }
         }
         self.order(state, &mut moves, p, tt_move);
