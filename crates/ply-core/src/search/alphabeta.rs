@@ -334,6 +334,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
     /// the observer, count the node (looking at the budget now and then),
     /// start its principal variation empty, note the depth reached.
     /// Returns the player to move.
+    #[inline(always)]
     fn enter_node(
         &mut self,
         state: &G::State,
