@@ -30,9 +30,8 @@ pub struct Connect4 {
     height: u32,
     bottom: u64,
     board: u64,
-    /// Columns from the centre outwards: the natural order to try them in.
-    order: Vec<u8>,
-    /// The same columns with their cells, for listing the open ones.
+    /// Columns from the centre outwards (the natural order to try them
+    /// in), each with its cells, for listing the open ones.
     order_columns: Vec<(u8, u64)>,
     /// For the mirror image: each pair of columns that trade places, as
     /// (the left column's bits, the distance in bits to its partner).
@@ -96,7 +95,6 @@ impl Connect4 {
             height,
             bottom,
             board,
-            order,
             order_columns,
             mirror_pairs,
             middle,
