@@ -678,26 +678,14 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             } else {
                 0
             };
+            // The child searched to `depth` with window (lo, hi), its view.
+            let search_child = |s: &mut Self, depth, lo, hi| {
+                s.search(&child, ply + 1, depth, Some(i), filtered, lo, hi)
+            };
             let (v, child_proven) = if i == 0 || !self.pvs {
-                let (mut v, mut c) = self.search(
-                    &child,
-                    ply + 1,
-                    child_depth - reduce,
-                    Some(i),
-                    filtered,
-                    -beta,
-                    -alpha,
-                );
+                let (mut v, mut c) = search_child(self, child_depth - reduce, -beta, -alpha);
                 if reduce > 0 && -v > alpha && !self.aborted {
-                    (v, c) = self.search(
-                        &child,
-                        ply + 1,
-                        child_depth,
-                        Some(i),
-                        filtered,
-                        -beta,
-                        -alpha,
-                    );
+                    (v, c) = search_child(self, child_depth, -beta, -alpha);
                 }
                 (-v, c)
             } else {
@@ -706,37 +694,13 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
                 // (cheap), and search again in full only if one is. Same
                 // value: the re-search restores the exact window.
                 let null = MoverScore(-alpha.0 - 1);
-                let (mut v, mut c) = self.search(
-                    &child,
-                    ply + 1,
-                    child_depth - reduce,
-                    Some(i),
-                    filtered,
-                    null,
-                    -alpha,
-                );
+                let (mut v, mut c) = search_child(self, child_depth - reduce, null, -alpha);
                 if reduce > 0 && -v > alpha && !self.aborted {
-                    (v, c) = self.search(
-                        &child,
-                        ply + 1,
-                        child_depth,
-                        Some(i),
-                        filtered,
-                        null,
-                        -alpha,
-                    );
+                    (v, c) = search_child(self, child_depth, null, -alpha);
                 }
                 let v = -v;
                 if v > alpha && v < beta && !self.aborted {
-                    let (v, c) = self.search(
-                        &child,
-                        ply + 1,
-                        child_depth,
-                        Some(i),
-                        filtered,
-                        -beta,
-                        -alpha,
-                    );
+                    let (v, c) = search_child(self, child_depth, -beta, -alpha);
                     (-v, c)
                 } else {
                     (v, c)
