@@ -38,6 +38,13 @@ pub struct Connect4 {
     mirror_pairs: [(u64, u32); 4],
     /// The middle column's bits (odd widths; it stays where it is).
     middle: u64,
+    /// Per column (index masked to 0..16, so no bounds check): its bottom
+    /// cell, its mirror column's bottom cell, and its cells. Looked up
+    /// where a shift by `col * (height + 1)` cost a multiply and a shift
+    /// at every `play`.
+    bottoms: [u64; 16],
+    mirror_bottoms: [u64; 16],
+    columns: [u64; 16],
 }
 
 /// A position: the stones of the player to move, every stone, and the count;
@@ -90,6 +97,12 @@ impl Connect4 {
             .iter()
             .map(|&c| (c, ((1u64 << height) - 1) << (u32::from(c) * (height + 1))))
             .collect();
+        let (mut bottoms, mut mirror_bottoms, mut columns) = ([0; 16], [0; 16], [0; 16]);
+        for c in 0..width {
+            bottoms[c as usize] = 1 << (c * stride);
+            mirror_bottoms[c as usize] = 1 << ((width - 1 - c) * stride);
+            columns[c as usize] = column(c) & board;
+        }
         Ok(Connect4 {
             width,
             height,
@@ -98,6 +111,9 @@ impl Connect4 {
             order_columns,
             mirror_pairs,
             middle,
+            bottoms,
+            mirror_bottoms,
+            columns,
         })
     }
 
@@ -132,12 +148,12 @@ impl Connect4 {
 
     #[inline]
     fn bottom_of(&self, col: u32) -> u64 {
-        1 << (col * (self.height + 1))
+        self.bottoms[col as usize & 15]
     }
 
     #[inline]
     fn column(&self, col: u32) -> u64 {
-        ((1 << self.height) - 1) << (col * (self.height + 1))
+        self.columns[col as usize & 15]
     }
 
     /// Whether `col` has room.
@@ -402,7 +418,7 @@ impl Game for Connect4 {
         let col = u32::from(col);
         let mask = s.mask | (s.mask + self.bottom_of(col));
         let [mirror_current, mirror_mask] = s.mirror;
-        let mirror_mask = mirror_mask | (mirror_mask + self.bottom_of(self.width - 1 - col));
+        let mirror_mask = mirror_mask | (mirror_mask + self.mirror_bottoms[col as usize & 15]);
         C4State {
             current: s.current ^ s.mask,
             mask,
