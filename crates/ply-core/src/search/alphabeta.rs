@@ -244,10 +244,49 @@ impl<M: Copy + Eq> Engine<M> {
                 self.last_root = Some(root);
             }
         }
-        let mut s = Searcher {
+        // Two compilations of the search: with a depth limit, and to the
+        // end (where the depth-limited machinery, from quiescence to
+        // futility pruning, is compiled out of every node).
+        if options.depth.is_some() {
+            self.run_root::<G, O, true>(
+                game,
+                state,
+                &options,
+                engine_scoring,
+                window,
+                budget,
+                observer,
+            )
+        } else {
+            self.run_root::<G, O, false>(
+                game,
+                state,
+                &options,
+                engine_scoring,
+                window,
+                budget,
+                observer,
+            )
+        }
+    }
+
+    /// [`Engine::search_window`] from the root, after the table is aged,
+    /// compiled for a search with a depth limit (`LIMITED`) or without.
+    #[allow(clippy::too_many_arguments)]
+    fn run_root<G: Game<Move = M>, O: Observer, const LIMITED: bool>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        options: &SearchOptions,
+        engine_scoring: bool,
+        window: (MoverScore, MoverScore),
+        budget: &Budget,
+        observer: &mut O,
+    ) -> Option<Outcome<M>> {
+        let mut s = Searcher::<G, O, LIMITED> {
             game,
             observer,
-            scoring: Scoring::new(&options, engine_scoring),
+            scoring: Scoring::new(options, engine_scoring),
             limit: options.ply_limit(),
             quiescence: options.quiescence,
             null_move: options.null_move && options.depth.is_some(),
@@ -294,7 +333,10 @@ impl<M: Copy + Eq> Engine<M> {
     }
 }
 
-struct Searcher<'a, 'b, G: Game, O> {
+/// One search's state. `LIMITED`: the search has a depth limit; without
+/// one, the depth-limited features (quiescence, null move, reductions,
+/// futility, check extensions, repetition) are off, and compiled out.
+struct Searcher<'a, 'b, G: Game, O, const LIMITED: bool> {
     game: &'a G,
     observer: &'a mut O,
     scoring: Scoring,
@@ -318,7 +360,7 @@ struct Searcher<'a, 'b, G: Game, O> {
     aborted: bool,
 }
 
-impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
+impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> {
     #[inline]
     fn check_budget(&mut self) {
         let b = self.budget;
@@ -386,7 +428,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         mut alpha: MoverScore,
         beta: MoverScore,
     ) -> (MoverScore, bool) {
-        if depth == 0 && self.quiescence {
+        if LIMITED && depth == 0 && self.quiescence {
             return self.quiesce(state, ply, index, alpha, beta);
         }
         let game = self.game;
@@ -401,7 +443,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         let nodes_before = self.engine.nodes - 1;
 
         let terminal = game.is_terminal(state);
-        if terminal || depth == 0 {
+        if terminal || (LIMITED && depth == 0) {
             let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
@@ -409,7 +451,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
 
         // A repeated position: a draw, as far as the search is concerned.
-        if self.repetition && ply > 0 && game.is_repetition(state) {
+        if LIMITED && self.repetition && ply > 0 && game.is_repetition(state) {
             self.observer.leaf(ply, MaxScore::ZERO, false);
             self.observer.exit(ply, MaxScore::ZERO);
             return (MoverScore(0), false);
@@ -431,7 +473,7 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         }
 
         // The depth this node is searched to, as the table records it.
-        let need = if self.scoring.exact {
+        let need = if !LIMITED {
             COMPLETE
         } else {
             depth.min(u32::from(COMPLETE) - 1) as u8
@@ -474,24 +516,22 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             }
         }
 
-        let in_check =
-            (self.null_move || self.reductions || self.check_extension) && game.in_check(state);
+        let in_check = LIMITED
+            && (self.null_move || self.reductions || self.check_extension)
+            && game.in_check(state);
         let null_window = beta.0 - alpha.0 == 1;
         // The static evaluation, for the pruning decisions below (not in
         // check, where it means little, nor at the root).
-        let static_eval = if ply > 0
-            && !in_check
-            && !self.scoring.exact
-            && (self.null_move || self.futility.is_some())
-        {
-            Some(
-                self.scoring
-                    .leaf(game, state, false, ply)
-                    .for_player(player),
-            )
-        } else {
-            None
-        };
+        let static_eval =
+            if ply > 0 && !in_check && LIMITED && (self.null_move || self.futility.is_some()) {
+                Some(
+                    self.scoring
+                        .leaf(game, state, false, ply)
+                        .for_player(player),
+                )
+            } else {
+                None
+            };
 
         // Reverse futility pruning: a few plies from the horizon, a quiet
         // position that stands a margin per ply above beta is not going to
@@ -513,7 +553,8 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         // in the principal variation (a null window here means "not PV"),
         // not in check, not near decided scores, and only where the game
         // says passing is safe (not in chess pawn endings: zugzwang).
-        if self.null_move
+        if LIMITED
+            && self.null_move
             && ply > 0
             && depth >= NULL_MOVE_MIN_DEPTH
             && !in_check
@@ -631,14 +672,16 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
         let mut best_move = None;
         let mut proven = true;
         let n = moves.len();
-        let exact = self.scoring.exact;
+        let exact = !LIMITED;
         for (i, &mv) in moves.iter().enumerate() {
             let child = game.play(state, mv);
             // Check extension: a forcing move is searched a ply deeper, so
             // a sequence of checks is not cut off in the middle (bounded:
             // no deeper than twice the root's depth).
-            let extend =
-                self.check_extension && ply < self.limit.saturating_mul(2) && game.in_check(&child);
+            let extend = LIMITED
+                && self.check_extension
+                && ply < self.limit.saturating_mul(2)
+                && game.in_check(&child);
             let child_depth = if exact {
                 depth
             } else {
@@ -665,7 +708,8 @@ impl<G: Game, O: Observer> Searcher<'_, '_, G, O> {
             // searched shallower; only if it beats alpha is it searched
             // again at full depth. Never in check, never for checks,
             // captures, the table's move or the killer.
-            let reduce = if self.reductions
+            let reduce = if LIMITED
+                && self.reductions
                 && depth >= 3
                 && i >= 3
                 && !in_check
