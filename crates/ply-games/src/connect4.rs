@@ -369,17 +369,23 @@ fn aligned_fixed<const H: u64>(stones: u64) -> bool {
 #[inline(always)]
 fn threats(stones: u64, h: u64) -> u64 {
     // Vertical: three stacked stones, the cell above.
-    let mut r = (stones << 1) & (stones << 2) & (stones << 3);
-    for shift in [h + 1, h, h + 2] {
-        // Horizontal (h+1) and the two diagonals (h, h+2).
-        let p = (stones << shift) & (stones << (2 * shift));
-        r |= p & (stones << (3 * shift));
-        r |= p & (stones >> shift);
-        let p = (stones >> shift) & (stones >> (2 * shift));
-        r |= p & (stones << shift);
-        r |= p & (stones >> (3 * shift));
-    }
-    r
+    let vertical = (stones << 1) & (stones << 2) & (stones << 3);
+    // Horizontal (h+1) and the two diagonals (h, h+2), written out rather
+    // than looped so that with a constant height every shift is an
+    // immediate.
+    vertical | line_threats(stones, h + 1) | line_threats(stones, h) | line_threats(stones, h + 2)
+}
+
+/// The cells that complete four along one direction (`shift` bits apart):
+/// three stones on one side, or two and one around the cell.
+#[inline(always)]
+fn line_threats(stones: u64, shift: u64) -> u64 {
+    let p = (stones << shift) & (stones << (2 * shift));
+    let mut r = p & (stones << (3 * shift));
+    r |= p & (stones >> shift);
+    let p = (stones >> shift) & (stones >> (2 * shift));
+    r |= p & (stones << shift);
+    r | p & (stones >> (3 * shift))
 }
 
 /// [`threats`] for a height known when compiling.
