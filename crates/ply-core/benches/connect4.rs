@@ -38,16 +38,17 @@ fn solver(c: &mut Criterion) {
     let mut engine = Engine::new(&game, &opts);
     // Solves every position once; returns the nodes and the time spent
     // solving (not clearing).
+    // The engine counts the nodes; no observer, as in `ply solve --batch`.
     let run = |engine: &mut Engine<u8>| {
-        let mut stats = Stats::default();
+        let nodes_before = engine.nodes;
         let mut time = Duration::ZERO;
         for s in &states {
             engine.clear();
             let start = Instant::now();
-            solve_score(engine, &game, s, false, &mut stats);
+            solve_score(engine, &game, s, false, &mut NoObserver);
             time += start.elapsed();
         }
-        (stats.nodes, time)
+        (engine.nodes - nodes_before, time)
     };
     let (nodes, _) = run(&mut engine);
     eprintln!("{} positions, {nodes} nodes per run", states.len());
