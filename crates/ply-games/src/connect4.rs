@@ -93,16 +93,16 @@ impl Connect4 {
             *pair = (column(c), (width - 1 - 2 * c) * stride);
         }
         let middle = if width % 2 == 1 { column(width / 2) } else { 0 };
-        let order_columns = order
-            .iter()
-            .map(|&c| (c, ((1u64 << height) - 1) << (u32::from(c) * (height + 1))))
-            .collect();
         let (mut bottoms, mut mirror_bottoms, mut columns) = ([0; 16], [0; 16], [0; 16]);
         for c in 0..width {
             bottoms[c as usize] = 1 << (c * stride);
             mirror_bottoms[c as usize] = 1 << ((width - 1 - c) * stride);
             columns[c as usize] = column(c) & board;
         }
+        let order_columns = order
+            .iter()
+            .map(|&c| (c, columns[usize::from(c)]))
+            .collect();
         Ok(Connect4 {
             width,
             height,
