@@ -247,27 +247,21 @@ impl<M: Copy + Eq> Engine<M> {
         // Two compilations of the search: with a depth limit, and to the
         // end (where the depth-limited machinery, from quiescence to
         // futility pruning, is compiled out of every node).
-        if options.depth.is_some() {
-            self.run_root::<G, O, true>(
-                game,
-                state,
-                &options,
-                engine_scoring,
-                window,
-                budget,
-                observer,
-            )
+        let run = if options.depth.is_some() {
+            Self::run_root::<G, O, true>
         } else {
-            self.run_root::<G, O, false>(
-                game,
-                state,
-                &options,
-                engine_scoring,
-                window,
-                budget,
-                observer,
-            )
-        }
+            Self::run_root::<G, O, false>
+        };
+        run(
+            self,
+            game,
+            state,
+            &options,
+            engine_scoring,
+            window,
+            budget,
+            observer,
+        )
     }
 
     /// [`Engine::search_window`] from the root, after the table is aged,
