@@ -36,9 +36,9 @@ fn solver(c: &mut Criterion) {
         ..SearchOptions::default()
     };
     let mut engine = Engine::new(&game, &opts);
-    // Solves every position once; returns the nodes and the time spent
-    // solving (not clearing).
-    // The engine counts the nodes; no observer, as in `ply solve --batch`.
+    // Solves every position once; returns the nodes (the engine's count:
+    // no observer, as in `ply solve --batch`) and the time spent solving
+    // (not clearing).
     let run = |engine: &mut Engine<u8>| {
         let nodes_before = engine.nodes;
         let mut time = Duration::ZERO;
