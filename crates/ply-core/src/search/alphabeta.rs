@@ -584,17 +584,13 @@ impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> 
         }
 
         let mut moves = self.take_moves(p);
-        // Whether the moves below were narrowed by `forced_moves` to ones
-        // that leave the opponent no immediate win.
-        let mut filtered = false;
+        // Whether the shortcuts narrowed the moves to those worth searching.
         let mut narrowed = false;
-        if !self.shortcuts {
-            game.legal_moves(state, &mut moves);
-        } else {
-            // Solver shortcut: only the moves worth searching; when every
-            // move loses at once the game says so (two plies on). The root
-            // keeps its moves: it must still name one.
-            if let Some(raw) = game.forced_moves(state, &mut moves) {
+        match self.list_moves(state, &mut moves) {
+            // Solver shortcut: every move loses at once, and the game says
+            // how (two plies on). The root keeps its moves: it must still
+            // name one.
+            Some(raw) => {
                 if ply > 0 {
                     self.engine.moves[p] = moves;
                     let v = self.scoring.decided(raw, ply + 2);
@@ -604,39 +600,39 @@ impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> 
                 }
                 moves.clear();
                 game.legal_moves(state, &mut moves);
-            } else {
-                filtered = G::FORCED_MOVES_PREVENT_WINS;
-                narrowed = true;
             }
-            if narrowed
-                && !self.scoring.decided
-                && let Some((lo, hi)) = game.exact_bounds(state)
-            {
-                // Solver shortcut: the value cannot leave these bounds, so
-                // the window shrinks to them (proven facts, whatever the depth).
-                let (lo, hi) = match player {
-                    crate::score::Player::Max => (lo.0, hi.0),
-                    crate::score::Player::Min => (-hi.0, -lo.0),
-                };
-                let (mut a, mut b) = (alpha, beta);
-                if a.0 < lo {
-                    a = MoverScore(lo);
-                }
-                if b.0 > hi {
-                    b = MoverScore(hi);
-                }
-                if a >= b && ply > 0 {
-                    self.engine.moves[p] = moves;
-                    let v = if alpha.0 < lo { a } else { b };
-                    self.observer.exit(ply, v.to_max(player));
-                    return (v, true);
-                }
-                // The root keeps the caller's window: narrowed, a move equal
-                // to a bound could not show itself best.
-                if ply > 0 {
-                    alpha = a;
-                    beta_narrow = Some(b);
-                }
+            None => narrowed = self.shortcuts,
+        }
+        // Whether the moves below leave the opponent no immediate win.
+        let filtered = narrowed && G::FORCED_MOVES_PREVENT_WINS;
+        if narrowed
+            && !self.scoring.decided
+            && let Some((lo, hi)) = game.exact_bounds(state)
+        {
+            // Solver shortcut: the value cannot leave these bounds, so
+            // the window shrinks to them (proven facts, whatever the depth).
+            let (lo, hi) = match player {
+                crate::score::Player::Max => (lo.0, hi.0),
+                crate::score::Player::Min => (-hi.0, -lo.0),
+            };
+            let (mut a, mut b) = (alpha, beta);
+            if a.0 < lo {
+                a = MoverScore(lo);
+            }
+            if b.0 > hi {
+                b = MoverScore(hi);
+            }
+            if a >= b && ply > 0 {
+                self.engine.moves[p] = moves;
+                let v = if alpha.0 < lo { a } else { b };
+                self.observer.exit(ply, v.to_max(player));
+                return (v, true);
+            }
+            // The root keeps the caller's window: narrowed, a move equal
+            // to a bound could not show itself best.
+            if ply > 0 {
+                alpha = a;
+                beta_narrow = Some(b);
             }
         }
         let beta = beta_narrow.unwrap_or(beta);
@@ -826,6 +822,21 @@ impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> 
         (best, proven)
     }
 
+    /// Appends the moves the search lists at a node, in the game's
+    /// natural order: every legal move, or with the solver shortcuts those
+    /// [`Game::forced_moves`] keeps. A best move in the table is an index
+    /// into this list. `Some(value)` (shortcuts only): every move loses at
+    /// once, with this value, and the list is unspecified.
+    #[inline]
+    fn list_moves(&self, state: &G::State, moves: &mut Vec<G::Move>) -> Option<MaxScore> {
+        if self.shortcuts {
+            self.game.forced_moves(state, moves)
+        } else {
+            self.game.legal_moves(state, moves);
+            None
+        }
+    }
+
     /// Move ordering: what is likely best first. Any order gives the same
     /// value; a good one makes cutoffs come on the first move.
     fn order(
@@ -994,10 +1005,7 @@ impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> 
                 break;
             };
             legal.clear();
-            // The search indexes the moves the shortcuts keep.
-            if !self.shortcuts {
-                game.legal_moves(&s, &mut legal);
-            } else if game.forced_moves(&s, &mut legal).is_some() {
+            if self.list_moves(&s, &mut legal).is_some() {
                 break;
             }
             let Some(&m) = legal.get(usize::from(i)) else {
