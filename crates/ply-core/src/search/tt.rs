@@ -120,6 +120,12 @@ fn meta_of(data: u64) -> u8 {
     (data >> 40) as u8
 }
 
+/// Whether a slot's data is empty (bound code 0).
+#[inline]
+fn is_empty(data: u64) -> bool {
+    meta_of(data) & 3 == 0
+}
+
 #[inline]
 fn depth_of(data: u64) -> u8 {
     (data >> 32) as u8
@@ -141,11 +147,10 @@ fn unpack(key: u64, data: u64) -> Entry {
 /// before any older one, then the deeper, then the costlier. Empty is 0.
 #[inline]
 fn keep_value(data: u64, generation: u8) -> u32 {
-    let meta = meta_of(data);
-    if meta & 3 == 0 {
+    if is_empty(data) {
         return 0;
     }
-    let current = u32::from(meta >> 2 == generation);
+    let current = u32::from(meta_of(data) >> 2 == generation);
     1 + (current << 16 | u32::from(depth_of(data)) << 8 | (data >> 56) as u32)
 }
 
@@ -279,10 +284,7 @@ impl TransTable {
     pub fn clear(&self) {
         let used = self.mask.load(Relaxed) + 1;
         for bucket in &self.buckets[..used] {
-            for s in &bucket.0 {
-                s.check.store(0, Relaxed);
-                s.data.store(0, Relaxed);
-            }
+            bucket.0.iter().for_each(Self::empty);
         }
         self.mask
             .store(self.buckets.len().min(FIRST_BUCKETS) - 1, Relaxed);
@@ -328,7 +330,7 @@ impl TransTable {
             let mut room = self.buckets[i + n].0.iter();
             for s in &bucket.0 {
                 let data = s.data.load(Relaxed);
-                if meta_of(data) & 3 == 0 {
+                if is_empty(data) {
                     continue;
                 }
                 let key = s.check.load(Relaxed) ^ data;
@@ -336,8 +338,7 @@ impl TransTable {
                     && let Some(to) = room.next()
                 {
                     Self::write(to, key, data);
-                    s.check.store(0, Relaxed);
-                    s.data.store(0, Relaxed);
+                    Self::empty(s);
                 }
             }
         }
@@ -365,8 +366,21 @@ impl TransTable {
     #[inline]
     fn read(s: &Slot, key: u64) -> Option<u64> {
         let data = s.data.load(Relaxed);
-        let check = s.check.load(Relaxed);
-        (meta_of(data) & 3 != 0 && check ^ data == key).then_some(data)
+        Self::holds(s, data, key).then_some(data)
+    }
+
+    /// Whether slot `s`, whose data word was read as `data`, holds `key`
+    /// (its other word is `key ^ data`).
+    #[inline]
+    fn holds(s: &Slot, data: u64, key: u64) -> bool {
+        !is_empty(data) && s.check.load(Relaxed) ^ data == key
+    }
+
+    /// Empties a slot.
+    #[inline]
+    fn empty(s: &Slot) {
+        s.check.store(0, Relaxed);
+        s.data.store(0, Relaxed);
     }
 
     #[inline]
@@ -450,7 +464,7 @@ impl TransTable {
         let mut lowest = u32::MAX;
         for s in bucket {
             let old = s.data.load(Relaxed);
-            if meta_of(old) & 3 != 0 && s.check.load(Relaxed) ^ old == key {
+            if Self::holds(s, old, key) {
                 let best = best.or(unpack(key, old).best);
                 Self::write(s, key, pack(score, depth, meta, best, work));
                 return;
