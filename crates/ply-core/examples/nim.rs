@@ -71,6 +71,10 @@ impl Game for Nim {
     }
 }
 
+// Nim needs no evaluation, shortcuts, engine hooks, chance or playout
+// policy: every search works from the rules alone.
+no_hooks!(Nim);
+
 /// Positions are heap sizes separated by spaces, `/min` when MIN moves
 /// (`3 4 5`); a move is `heap:count` with heaps numbered from 1 (`2:3`).
 impl Notation for Nim {

@@ -17,7 +17,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::explore::perft;
-use crate::game::Notation;
+use crate::game::Searchable;
+use crate::notation::Notation;
 
 /// What to check, beyond the contract itself.
 #[derive(Clone, Debug)]
@@ -62,7 +63,10 @@ fn fail<T: Debug>(what: &str, state: &T) -> String {
 }
 
 /// Runs the conformance checks on `game`; the error says which rule broke and where.
-pub fn check<G: Notation>(game: &G, config: &Config<G::State>) -> Result<Summary, String> {
+pub fn check<G: Notation + Searchable>(
+    game: &G,
+    config: &Config<G::State>,
+) -> Result<Summary, String> {
     let mut summary = Summary::default();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     let starts = if config.starts.is_empty() {

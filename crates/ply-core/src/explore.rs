@@ -5,18 +5,19 @@
 
 use std::collections::HashSet;
 
-use crate::game::Game;
+use crate::game::{Chance, Game};
+use crate::notation::Notation;
 
 /// The number of move sequences of exactly `depth` moves from `state`
 /// (sequences that end the game earlier are not counted), over the
-/// moves [`Game::perft_moves`] lists. Perft is the
+/// moves [`Notation::perft_moves`] lists. Perft is the
 /// standard test of a move generator: each game has published counts.
-pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
+pub fn perft<G: Notation>(game: &G, state: &G::State, depth: u32) -> u64 {
     let mut buffers = Vec::new();
     perft_rec(game, state, depth, &mut buffers)
 }
 
-fn perft_rec<G: Game>(
+fn perft_rec<G: Notation>(
     game: &G,
     state: &G::State,
     depth: u32,
@@ -42,7 +43,7 @@ fn perft_rec<G: Game>(
 
 /// Perft split by first move: each legal move with the perft of `depth - 1`
 /// after it. The numbers add up to `perft(depth)`.
-pub fn perft_divide<G: Game>(game: &G, state: &G::State, depth: u32) -> Vec<(G::Move, u64)> {
+pub fn perft_divide<G: Notation>(game: &G, state: &G::State, depth: u32) -> Vec<(G::Move, u64)> {
     let mut moves = Vec::new();
     if depth == 0 {
         return Vec::new();
@@ -127,7 +128,7 @@ pub fn leaf_paths<G: Game>(game: &G, state: &G::State, depth: Option<u32>) -> Ve
 /// Whether a chance node is reachable from `state` within the first
 /// `max_nodes` positions of a depth-first walk (a conservative "maybe" when
 /// the walk is cut short: it then answers `true` if the game has chance at all).
-pub fn reaches_chance<G: Game>(game: &G, state: &G::State, max_nodes: usize) -> bool {
+pub fn reaches_chance<G: Chance>(game: &G, state: &G::State, max_nodes: usize) -> bool {
     if !G::HAS_CHANCE {
         return false;
     }

@@ -1,24 +1,28 @@
-//! The one trait every game implements, and the notation trait that lets
-//! people and files talk about its positions and moves.
+//! The rules of a game ([`Game`]) and what searches may use beyond them,
+//! grouped by who uses it: [`Evaluation`] (depth-limited searches and move
+//! ordering), [`Shortcuts`] (the exact solver), [`EngineHooks`] (the
+//! depth-limited engine's tricks), [`Chance`] (expectiminimax), [`Playouts`]
+//! (MCTS). Every capability method has a default that is always correct; a
+//! game overrides some to search faster or deeper, never to change what a
+//! search proves (the conformance kit checks each promise).
+//!
+//! A game that supplies none of them says so in one line:
+//! `ply_core::no_hooks!(MyGame);`, or names those it leaves at their
+//! defaults: `ply_core::no_hooks!(MyGame: Shortcuts, EngineHooks, Chance, Playouts);`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use crate::score::{MaxScore, Player};
 
-/// A two-player, zero-sum, perfect-information game, stated once as a search
-/// problem: the initial state, the player to move, the legal moves, the result
-/// of a move, the terminal test and the utility.
+/// A two-player, zero-sum game, stated once as a search problem: the initial
+/// state, the player to move, the legal moves, the result of a move, the
+/// terminal test and the utility; and a key for tables.
 ///
 /// Every search in ply is generic over this trait and monomorphised, so a game
 /// with a small `Copy` state and a cheap move generator searches as fast as a
 /// hand-written solver. The state is a value: [`Game::play`] returns a new
 /// state, so a search never sees a half-applied move.
-///
-/// The optional methods at the end ([`evaluate`](Game::evaluate),
-/// [`hash_key`](Game::hash_key), [`order_moves`](Game::order_moves)) have
-/// defaults that are always correct; a game overrides them to search faster or
-/// deeper, never to change what a search proves.
 pub trait Game: Sync {
     /// A position, including whatever decides the player to move.
     ///
@@ -50,6 +54,20 @@ pub trait Game: Sync {
     /// unless the game defines richer scores. Only called on terminal states.
     fn utility(&self, state: &Self::State) -> MaxScore;
 
+    /// A 64-bit key for transposition tables: equal states must give equal
+    /// keys. The default hashes the state with a fixed (reproducible) hasher;
+    /// a game overrides it with something cheaper, such as Zobrist keys or
+    /// the bitboard itself.
+    fn hash_key(&self, state: &Self::State) -> u64 {
+        let mut h = FixedHasher::default();
+        state.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// Evaluation and move ordering: what depth-limited searches score their
+/// horizon with, and what ordered alpha-beta tries first.
+pub trait Evaluation: Game {
     /// An estimate of `state` from MAX's view, for depth-limited searches.
     ///
     /// Depth-limited searches score every leaf with it, terminal or not, so
@@ -65,22 +83,12 @@ pub trait Game: Sync {
         }
     }
 
-    /// [`Game::evaluate`] on a state the caller has already found not to be
-    /// terminal: engines test for the end first, so a game whose terminal
-    /// test costs something (chess generates moves for it) can skip the
-    /// second test here. The default is [`Game::evaluate`].
+    /// [`Evaluation::evaluate`] on a state the caller has already found not
+    /// to be terminal: engines test for the end first, so a game whose
+    /// terminal test costs something (chess generates moves for it) can
+    /// skip the second test here. The default is [`Evaluation::evaluate`].
     fn heuristic(&self, state: &Self::State) -> MaxScore {
         self.evaluate(state)
-    }
-
-    /// A 64-bit key for transposition tables: equal states must give equal
-    /// keys. The default hashes the state with a fixed (reproducible) hasher;
-    /// a game overrides it with something cheaper, such as Zobrist keys or
-    /// the bitboard itself.
-    fn hash_key(&self, state: &Self::State) -> u64 {
-        let mut h = FixedHasher::default();
-        state.hash(&mut h);
-        h.finish()
     }
 
     /// Reorders `moves` (the legal moves of `state`) so that the likely best
@@ -90,39 +98,49 @@ pub trait Game: Sync {
     /// moves the game ranks equal.
     fn order_moves(&self, _state: &Self::State, _moves: &mut [Self::Move]) {}
 
-    /// Whether any state of this game can be a chance node. Lets tools
-    /// reject searches that cannot handle chance before they start.
-    const HAS_CHANCE: bool = false;
-
-    /// Whether nature moves in `state` (a die roll, a card dealt) rather
-    /// than a player. At a chance node [`Game::legal_moves`] lists the
-    /// outcomes and [`Game::chance_outcomes`] gives their probabilities;
-    /// [`Game::to_move`] names the player who moves after the outcome.
-    fn is_chance(&self, _state: &Self::State) -> bool {
-        false
+    /// The number of history-heuristic slots [`Evaluation::history_slot`]
+    /// maps moves into; 0 (the default) turns the history heuristic off.
+    fn history_slots(&self) -> usize {
+        0
     }
 
-    /// The outcomes of a chance node with their probabilities (f64, summing
-    /// to 1), in the order of [`Game::legal_moves`]. Appends nothing elsewhere.
-    fn chance_outcomes(&self, _state: &Self::State, _outcomes: &mut Vec<(Self::Move, f64)>) {}
+    /// The history-heuristic slot of `mv` in `state`, below
+    /// [`Evaluation::history_slots`]: moves that share a slot (the same
+    /// square, the same from-to pair) share their record of causing cutoffs.
+    fn history_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
+        None
+    }
+}
 
+/// Solver shortcuts: proven facts that end or narrow a node without
+/// searching it (used when `SearchOptions::shortcuts` is on). A wrong one
+/// gives wrong values, so the conformance kit checks each against a plain
+/// search.
+pub trait Shortcuts: Game {
     /// Whether [`Game::hash_key`] gives symmetric positions (mirror images)
     /// one key. Tables then still order moves by a stored best move, but do
     /// not read principal variations from it (the move may be mirrored).
     const SYMMETRIC_KEYS: bool = false;
 
-    /// Solver shortcut: a move that wins at once for the player to move,
-    /// with the utility (MAX's view) it ends the game with. Engines with
-    /// `shortcuts` on score such a node without searching it. Default: none.
+    /// Whether every move [`Shortcuts::forced_moves`] keeps leaves the
+    /// opponent without an immediate win (it keeps only moves that do not
+    /// lose at once, as Connect Four's does). The search then skips
+    /// [`Shortcuts::immediate_win`] below those moves: one threat
+    /// computation a node saved. Default: no such promise.
+    const FORCED_MOVES_PREVENT_WINS: bool = false;
+
+    /// A move that wins at once for the player to move, with the utility
+    /// (MAX's view) it ends the game with. Engines with `shortcuts` on score
+    /// such a node without searching it. Default: none.
     fn immediate_win(&self, _state: &Self::State) -> Option<(Self::Move, MaxScore)> {
         None
     }
 
-    /// Solver shortcut, for a position that is not over and has no
-    /// immediate win: appends to `moves` the moves worth searching, in the
-    /// order of [`Game::legal_moves`], at least one best move among them; or,
-    /// when every move loses in a way the game can tell at once, returns
-    /// the position's value (MAX's view) instead, `moves` then unspecified.
+    /// For a position that is not over and has no immediate win: appends to
+    /// `moves` the moves worth searching, in the order of
+    /// [`Game::legal_moves`], at least one best move among them; or, when
+    /// every move loses in a way the game can tell at once, returns the
+    /// position's value (MAX's view) instead, `moves` then unspecified.
     /// It replaces `legal_moves` where the search uses it, so a game can
     /// list the narrowed moves directly, without listing all first.
     /// Default: all legal moves.
@@ -131,16 +149,9 @@ pub trait Game: Sync {
         None
     }
 
-    /// Whether every move [`Game::forced_moves`] keeps leaves the opponent
-    /// without an immediate win (it keeps only moves that do not lose at
-    /// once, as Connect Four's does). The search then skips
-    /// [`Game::immediate_win`] below those moves: one threat computation a
-    /// node saved. Default: no such promise.
-    const FORCED_MOVES_PREVENT_WINS: bool = false;
-
-    /// Solver shortcut: bounds (MAX's view) on the exact value of a position
-    /// that is not terminal, has no immediate win and kept some moves after
-    /// [`Game::forced_moves`]. Lets a search cut a window to what is possible.
+    /// Bounds (MAX's view) on the exact value of a position that is not
+    /// terminal, has no immediate win and kept some moves after
+    /// [`Shortcuts::forced_moves`]. Lets a search cut a window to what is possible.
     fn exact_bounds(&self, _state: &Self::State) -> Option<(MaxScore, MaxScore)> {
         None
     }
@@ -148,24 +159,41 @@ pub trait Game: Sync {
     /// The range (MAX's view) the score search bisects at a root that is not
     /// terminal: at best a win with the mover's next move, at worst a loss to
     /// the opponent's next. Where the bisection starts decides which probes
-    /// it makes. The default is [`Game::exact_bounds`].
+    /// it makes. The default is [`Shortcuts::exact_bounds`].
     fn score_range(&self, state: &Self::State) -> Option<(MaxScore, MaxScore)> {
         self.exact_bounds(state)
     }
+}
 
-    /// The move a Monte Carlo playout makes in `state`, as an index into
-    /// `moves` (its legal moves), given a uniformly random 64-bit number.
-    /// The default is uniform; a game may bias playouts toward sensible moves.
-    fn playout_choice(&self, _state: &Self::State, moves: &[Self::Move], random: u64) -> usize {
-        ((u128::from(random) * moves.len() as u128) >> 64) as usize
-    }
+/// The defaults of the depth-limited engine's tuning numbers for one game.
+/// They are options of a search (`SearchOptions::futility_margin`,
+/// `SearchOptions::aspiration_width` override them), not rules: a game only
+/// says what suits its evaluation's scale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tuning {
+    /// Futility pruning: how far, in evaluation units, one ply of search
+    /// rarely moves a quiet position's evaluation. `None`: no futility pruning.
+    pub futility_margin: Option<i32>,
+    /// Aspiration windows: how far a position's value usually moves from
+    /// one iteration of iterative deepening to the next. `None`: full windows.
+    pub aspiration_width: Option<i32>,
+}
 
-    /// Bounds on every value a search of `state` can meet, MAX's view: on
-    /// utilities when `exact`, else on evaluations too. Star1 pruning at
-    /// chance nodes needs them; `None` (the default) switches it off.
-    fn value_bounds(&self, _state: &Self::State, _exact: bool) -> Option<(MaxScore, MaxScore)> {
-        None
-    }
+impl Tuning {
+    /// No tuning: neither futility pruning nor aspiration windows.
+    pub const NONE: Tuning = Tuning {
+        futility_margin: None,
+        aspiration_width: None,
+    };
+}
+
+/// Depth-limited engine hooks: what lets an engine look past its horizon
+/// (quiescence, check extensions) and prune what a shallow look already
+/// decides (null move, late-move reductions, futility). Chess supplies them;
+/// a game without them is searched as if the features were off.
+pub trait EngineHooks: Game {
+    /// The defaults of the engine's tuning numbers for this game.
+    const TUNING: Tuning = Tuning::NONE;
 
     /// Quiescence: appends the *noisy* moves of `state` (in chess: captures
     /// and promotions), those that can change the evaluation by a lot, and
@@ -173,7 +201,7 @@ pub trait Game: Sync {
     /// searching these past its depth limit until the position is quiet, so
     /// that it never scores a position in the middle of an exchange (the
     /// horizon effect). The default returns `false`: no quiescence, the
-    /// horizon is scored by [`Game::evaluate`] as it stands.
+    /// horizon is scored by [`Evaluation::evaluate`] as it stands.
     fn noisy_moves(&self, _state: &Self::State, _moves: &mut Vec<Self::Move>) -> bool {
         false
     }
@@ -195,11 +223,11 @@ pub trait Game: Sync {
         None
     }
 
-    /// Late-move reductions: whether `mv` is quiet (in chess: not a capture
-    /// nor a promotion). Quiet moves late in a well-ordered list rarely turn
-    /// out best, so engines search them a ply shallower first and search
-    /// again at full depth only if one surprises. Default: `false` (never
-    /// reduce).
+    /// Late-move reductions and futility: whether `mv` is quiet (in chess:
+    /// not a capture nor a promotion). Quiet moves late in a well-ordered
+    /// list rarely turn out best, so engines search them a ply shallower
+    /// first and search again at full depth only if one surprises. Default:
+    /// `false` (never reduce).
     fn is_quiet(&self, _state: &Self::State, _mv: Self::Move) -> bool {
         false
     }
@@ -212,48 +240,66 @@ pub trait Game: Sync {
     fn is_repetition(&self, _state: &Self::State) -> bool {
         false
     }
+}
 
-    /// Futility pruning: how far, in evaluation units, one ply of search
-    /// rarely moves a quiet position's evaluation. Near the leaves an
-    /// engine then trusts the evaluation when it is that far (per ply)
-    /// above beta, and skips quiet moves when it is that far below alpha.
-    /// `None` (the default): no futility pruning.
-    fn futility_margin(&self) -> Option<i32> {
+/// Chance: nature moves at some states (a die roll, a card dealt).
+/// Expectiminimax and MCTS handle them; minimax, alpha-beta and the score
+/// search refuse a position where chance is reachable
+/// ([`crate::search::SearchError::Chance`]).
+pub trait Chance: Game {
+    /// Whether any state of this game can be a chance node. `false` (the
+    /// default) compiles every chance test of every search away.
+    const HAS_CHANCE: bool = false;
+
+    /// Whether nature moves in `state` rather than a player. At a chance
+    /// node [`Game::legal_moves`] lists the outcomes and
+    /// [`Chance::chance_outcomes`] gives their probabilities;
+    /// [`Game::to_move`] names the player who moves after the outcome.
+    fn is_chance(&self, _state: &Self::State) -> bool {
+        false
+    }
+
+    /// The outcomes of a chance node with their probabilities (f64, positive,
+    /// summing to 1), in the order of [`Game::legal_moves`]. Appends nothing
+    /// elsewhere.
+    fn chance_outcomes(&self, _state: &Self::State, _outcomes: &mut Vec<(Self::Move, f64)>) {}
+
+    /// Bounds on every value a search of `state` can meet, MAX's view: on
+    /// utilities when `exact`, else on evaluations too. Star1 pruning at
+    /// chance nodes needs them; `None` (the default) switches it off.
+    fn value_bounds(&self, _state: &Self::State, _exact: bool) -> Option<(MaxScore, MaxScore)> {
         None
     }
+}
 
-    /// Aspiration windows: how far, in evaluation units, a position's value
-    /// usually moves from one iteration of iterative deepening to the next.
-    /// Iterations then start with that window around the last value and
-    /// widen it only when the value falls outside. `None` (the default):
-    /// full windows.
-    fn aspiration_window(&self) -> Option<i32> {
-        None
+/// Playouts: how Monte Carlo tree search plays a position out.
+pub trait Playouts: Game {
+    /// The move a playout makes in `state`, as an index into `moves` (its
+    /// legal moves), given a uniformly random 64-bit number. The default is
+    /// uniform; a game may bias playouts toward sensible moves.
+    fn playout_choice(&self, _state: &Self::State, moves: &[Self::Move], random: u64) -> usize {
+        ((u128::from(random) * moves.len() as u128) >> 64) as usize
     }
+}
 
-    /// The moves perft (the move-generator test) counts from `state`. The
-    /// default is the legal moves, none in a terminal state. Chess overrides
-    /// it: by convention its perft counts continue through the draws the
-    /// rules declare (insufficient material, fifty moves, repetition) and
-    /// stop only where no move is legal.
-    fn perft_moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
-        if !self.is_terminal(state) {
-            self.legal_moves(state, moves);
-        }
-    }
+/// Every capability: what the CLI, the play loop and the conformance kit
+/// ask of a registered game, since they offer every search.
+pub trait Searchable: Evaluation + Shortcuts + EngineHooks + Chance + Playouts {}
 
-    /// The number of history-heuristic slots [`Game::history_slot`] maps
-    /// moves into; 0 (the default) turns the history heuristic off.
-    fn history_slots(&self) -> usize {
-        0
-    }
+impl<G: Evaluation + Shortcuts + EngineHooks + Chance + Playouts> Searchable for G {}
 
-    /// The history-heuristic slot of `mv` in `state`, below
-    /// [`Game::history_slots`]: moves that share a slot (the same square,
-    /// the same from-to pair) share their record of causing cutoffs.
-    fn history_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
-        None
-    }
+/// Declares capabilities a game leaves at their defaults, one line for all:
+/// `no_hooks!(Nim);` for a game with none of its own, or
+/// `no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts);` for the
+/// ones it does not override (the others it implements itself).
+#[macro_export]
+macro_rules! no_hooks {
+    ($game:ty) => {
+        $crate::no_hooks!($game: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+    };
+    ($game:ty: $($capability:ident),+ $(,)?) => {
+        $(impl $crate::game::$capability for $game {})+
+    };
 }
 
 /// Sorts `moves` by `priority`, highest first, keeping the current order
@@ -327,174 +373,6 @@ impl Hasher for FixedHasher {
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-}
-
-/// A mistake in a position or move string, with where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// What is wrong, in words a user can act on.
-    pub message: String,
-    /// The 1-based character column of the problem in the text, when there is one.
-    pub column: Option<usize>,
-}
-
-impl ParseError {
-    /// An error about the text as a whole.
-    pub fn new(message: impl Into<String>) -> Self {
-        ParseError {
-            message: message.into(),
-            column: None,
-        }
-    }
-
-    /// An error at a 1-based character column.
-    pub fn at(column: usize, message: impl Into<String>) -> Self {
-        ParseError {
-            message: message.into(),
-            column: Some(column),
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(c) => write!(f, "column {c}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-/// How a game's positions and moves are written. The CLI, tests and files all
-/// speak these notations, so printing then parsing must give back the same
-/// position (the conformance kit checks it).
-pub trait Notation: Game {
-    /// Reads a position. Rejects impossible positions, not only malformed text.
-    fn parse_position(&self, text: &str) -> Result<Self::State, ParseError>;
-
-    /// Writes a position so that [`Notation::parse_position`] reads it back.
-    fn format_position(&self, state: &Self::State) -> String;
-
-    /// Reads a move as written in `state`. Only the syntax is checked here;
-    /// [`play_moves`] checks legality.
-    fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, ParseError>;
-
-    /// Writes a move so that [`Notation::parse_move`] reads it back.
-    fn format_move(&self, state: &Self::State, mv: Self::Move) -> String;
-
-    /// A picture of the position for a terminal: a board, or the notation.
-    fn draw(&self, state: &Self::State) -> String {
-        self.format_position(state)
-    }
-
-    /// A sentence for a chance outcome as it happens ("the die shows 4"),
-    /// for play loops. The default is the move's notation.
-    fn describe_outcome(&self, state: &Self::State, outcome: Self::Move) -> String {
-        format!("chance: {}", self.format_move(state, outcome))
-    }
-
-    /// Words for an exact score from the side to move's view, for games
-    /// whose scores encode more than win/draw/loss ("win in 13 plies").
-    fn score_note(&self, _state: &Self::State, _score: i32) -> Option<String> {
-        None
-    }
-
-    /// A record of a game played from `start`, in the game's standard
-    /// format for saving (PGN for chess), with the players' names. `None`
-    /// (the default) where the game has no such format.
-    fn game_record(
-        &self,
-        _start: &Self::State,
-        _moves: &[Self::Move],
-        _first: &str,
-        _second: &str,
-    ) -> Option<String> {
-        None
-    }
-
-    /// For games that count wins in moves rather than plies (chess's "mate
-    /// in 3"): a decided value (MAX's view) `distance` plies from the root
-    /// in moves, positive when MAX wins. `None` (the default) for the others.
-    fn mate_moves(&self, _value: MaxScore, _distance: u32) -> Option<i32> {
-        None
-    }
-
-    /// The probability that MAX (the first player) wins, read from a value
-    /// of this game's evaluation (MAX's view), for games whose evaluation is
-    /// a win-probability estimate. `None` (the default) for the others.
-    fn win_probability(&self, _value: f64) -> Option<f64> {
-        None
-    }
-
-    /// A picture of the position with a short note on each of some moves
-    /// (a value, a visit count), where the game can place notes on its board:
-    /// tic-tac-toe writes them in the empty squares. `None` if it cannot.
-    fn draw_annotated(
-        &self,
-        _state: &Self::State,
-        _notes: &[(Self::Move, String)],
-    ) -> Option<String> {
-        None
-    }
-}
-
-/// A move that could not be played from a list, with its 1-based number.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError {
-    /// 1-based position of the move in the list.
-    pub number: usize,
-    /// The move as written.
-    pub text: String,
-    /// Why it was rejected.
-    pub reason: String,
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} ('{}'): {}", self.number, self.text, self.reason)
-    }
-}
-
-impl std::error::Error for MoveError {}
-
-/// Plays `moves` (written in the game's notation) from `state`, checking each
-/// for syntax and legality, and returns the final state.
-pub fn play_moves<G: Notation, S: AsRef<str>>(
-    game: &G,
-    state: &G::State,
-    moves: &[S],
-) -> Result<G::State, MoveError> {
-    let mut s = state.clone();
-    let mut legal = Vec::new();
-    for (i, text) in moves.iter().enumerate() {
-        let text = text.as_ref().trim();
-        let err = |reason: String| MoveError {
-            number: i + 1,
-            text: text.to_string(),
-            reason,
-        };
-        if game.is_terminal(&s) {
-            return Err(err(format!(
-                "the game is already over in {}",
-                game.format_position(&s)
-            )));
-        }
-        let mv = game.parse_move(&s, text).map_err(|e| err(e.to_string()))?;
-        legal.clear();
-        game.legal_moves(&s, &mut legal);
-        if !legal.contains(&mv) {
-            let names: Vec<String> = legal.iter().map(|&m| game.format_move(&s, m)).collect();
-            return Err(err(format!(
-                "illegal in {}; legal moves: {}",
-                game.format_position(&s),
-                names.join(", ")
-            )));
-        }
-        s = game.play(&s, mv);
-    }
-    Ok(s)
 }
 
 #[cfg(test)]

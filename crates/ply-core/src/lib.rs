@@ -7,7 +7,8 @@
 //! `ply-games`, the command line in `ply-cli`.
 //!
 //! - [`score`]: players, and scores whose point of view is part of their type.
-//! - [`game`]: the [`Game`] and [`Notation`] traits.
+//! - [`game`]: the [`Game`] trait (the rules) and the capability traits
+//!   beside it; [`notation`]: the [`Notation`] trait.
 //! - [`search`]: minimax (the reference) and alpha-beta, and the one-call API
 //!   [`best_move`](search::best_move).
 //! - [`observe`]: the events a search emits; statistics and traces are observers.
@@ -18,17 +19,24 @@
 pub mod conformance;
 pub mod explore;
 pub mod game;
+pub mod notation;
 pub mod observe;
 pub mod play;
 pub mod score;
 pub mod search;
 
-pub use game::{Game, MoveError, Notation, ParseError, play_moves, sort_by_priority};
+pub use game::{
+    Chance, EngineHooks, Evaluation, Game, Playouts, Searchable, Shortcuts, Tuning,
+    sort_by_priority,
+};
+pub use notation::{MoveError, Notation, ParseError, play_moves};
 pub use score::{MaxScore, MoverScore, Player, Window};
 
 /// The names most programs need: `use ply_core::prelude::*;`.
 pub mod prelude {
-    pub use crate::game::{Game, MoveError, Notation, ParseError, play_moves};
+    pub use crate::game::{Chance, EngineHooks, Evaluation, Game, Playouts, Searchable, Shortcuts};
+    pub use crate::no_hooks;
+    pub use crate::notation::{MoveError, Notation, ParseError, play_moves};
     pub use crate::observe::{NoObserver, Observer, Stats, Trace};
     pub use crate::score::{MaxScore, MoverScore, Player, Window};
     pub use crate::search::{

@@ -621,7 +621,7 @@ pub fn value_text(v: f64) -> String {
 /// MAX nodes are triangles pointing up, MIN nodes pointing down, chance
 /// nodes circles (edges labelled with probabilities), leaves boxes.
 /// Walks the whole tree: for the small trees a learner traces.
-pub fn tree_dot<G: crate::game::Game>(game: &G, state: &G::State, trace: &Trace) -> String {
+pub fn tree_dot<G: crate::game::Chance>(game: &G, state: &G::State, trace: &Trace) -> String {
     fn id(path: &[usize]) -> String {
         if path.is_empty() {
             "root".to_string()
@@ -629,7 +629,7 @@ pub fn tree_dot<G: crate::game::Game>(game: &G, state: &G::State, trace: &Trace)
             format!("n{}", path_name(path).replace('.', "_"))
         }
     }
-    fn rec<G: crate::game::Game>(
+    fn rec<G: crate::game::Chance>(
         game: &G,
         state: &G::State,
         trace: &Trace,

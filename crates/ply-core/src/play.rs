@@ -5,7 +5,7 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::Game;
+use crate::game::{Chance, EngineHooks, Evaluation, Game, Shortcuts};
 use crate::observe::NoObserver;
 use crate::search::alphabeta::Engine;
 use crate::search::id::{Iteration, iterate};
@@ -68,7 +68,7 @@ impl<M: Copy + Eq> SearchAgent<M> {
 
     /// Searches `state` and returns what was found, calling `on_iteration`
     /// after each iterative-deepening iteration.
-    pub fn think<G: Game<Move = M>>(
+    pub fn think<G: Evaluation<Move = M> + Shortcuts + EngineHooks + Chance>(
         &mut self,
         game: &G,
         state: &G::State,
@@ -89,7 +89,7 @@ impl<M: Copy + Eq> SearchAgent<M> {
     }
 }
 
-impl<G: Game> Agent<G> for SearchAgent<G::Move> {
+impl<G: Evaluation + Shortcuts + EngineHooks + Chance> Agent<G> for SearchAgent<G::Move> {
     fn choose(&mut self, game: &G, state: &G::State) -> Option<G::Move> {
         self.think(game, state, &mut |_| {}).best_move
     }

@@ -18,7 +18,7 @@ fn tree_text() -> impl Strategy<Value = String> {
     })
 }
 
-fn compare<G: Game>(g: &G, s: &G::State, opts: &SearchOptions) -> Result<(), TestCaseError> {
+fn compare<G: Searchable>(g: &G, s: &G::State, opts: &SearchOptions) -> Result<(), TestCaseError> {
     let (mut sm, mut sa) = (Stats::default(), Stats::default());
     let m = minimax(g, s, opts, &mut sm);
     let a = alphabeta(g, s, opts, &mut sa);

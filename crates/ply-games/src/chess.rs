@@ -22,7 +22,9 @@ use cozy_chess::{
     BitBoard, Board, Color, File, Move, Piece, Rank, Square, get_bishop_moves, get_king_moves,
     get_knight_moves, get_pawn_attacks, get_rook_moves,
 };
-use ply_core::{Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
+use ply_core::{
+    EngineHooks, Evaluation, Game, MaxScore, Notation, ParseError, Player, Tuning, sort_by_priority,
+};
 
 use crate::params::{Params, SetupError};
 
@@ -531,13 +533,6 @@ impl Game for Chess {
         }
     }
 
-    fn perft_moves(&self, s: &ChessState, moves: &mut Vec<Move>) {
-        s.board.generate_moves(|pm| {
-            moves.extend(pm);
-            false
-        });
-    }
-
     fn play(&self, s: &ChessState, mv: Move) -> ChessState {
         let mut board = s.board.clone();
         board.play_unchecked(mv);
@@ -588,6 +583,12 @@ impl Game for Chess {
         MaxScore::ZERO
     }
 
+    fn hash_key(&self, s: &ChessState) -> u64 {
+        s.board.hash() ^ u64::from(s.repeats).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+impl Evaluation for Chess {
     fn evaluate(&self, s: &ChessState) -> MaxScore {
         if self.is_terminal(s) {
             self.utility(s)
@@ -598,10 +599,6 @@ impl Game for Chess {
 
     fn heuristic(&self, s: &ChessState) -> MaxScore {
         MaxScore(self.static_eval(&s.board))
-    }
-
-    fn hash_key(&self, s: &ChessState) -> u64 {
-        s.board.hash() ^ u64::from(s.repeats).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
     /// Captures first, by most valuable victim then least valuable
@@ -643,6 +640,15 @@ impl Game for Chess {
     fn history_slot(&self, _s: &ChessState, mv: Move) -> Option<usize> {
         Some(mv.from as usize * 64 + mv.to as usize)
     }
+}
+
+impl EngineHooks for Chess {
+    /// A quiet position rarely moves more than about a minor piece's worth
+    /// (110 centipawns) in one ply; values move about 30 between iterations.
+    const TUNING: Tuning = Tuning {
+        futility_margin: Some(110),
+        aspiration_width: Some(30),
+    };
 
     fn noisy_moves(&self, s: &ChessState, moves: &mut Vec<Move>) -> bool {
         let b = &s.board;
@@ -688,20 +694,21 @@ impl Game for Chess {
         mv.promotion.is_none() && !Self::is_capture(&s.board, mv)
     }
 
-    fn aspiration_window(&self) -> Option<i32> {
-        Some(30)
-    }
-
     fn is_repetition(&self, s: &ChessState) -> bool {
         s.repeats > 0
     }
-
-    fn futility_margin(&self) -> Option<i32> {
-        Some(110)
-    }
 }
 
+ply_core::no_hooks!(Chess: Shortcuts, Chance, Playouts);
+
 impl Notation for Chess {
+    fn perft_moves(&self, s: &ChessState, moves: &mut Vec<Move>) {
+        s.board.generate_moves(|pm| {
+            moves.extend(pm);
+            false
+        });
+    }
+
     /// FEN, or `startpos`, optionally followed by `moves m1 m2 ...` (UCI or
     /// SAN) as in the UCI `position` command; `rep=N` after a FEN gives the
     /// number of earlier occurrences (for the repetition rule).

@@ -140,6 +140,8 @@ impl Game for Coins {
     }
 }
 
+ply_core::no_hooks!(Coins);
+
 fn parse_count(text: &str, column: usize, what: &str) -> Result<u32, ParseError> {
     if text.is_empty() {
         return Err(ParseError::at(column, format!("expected {what}")));

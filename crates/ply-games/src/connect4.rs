@@ -15,7 +15,9 @@
 //! c*(H+1) .. c*(H+1)+H-1 bottom up, with one spare bit on top so that
 //! shifts never carry into the next column.
 
-use ply_core::{Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
+use ply_core::{
+    Evaluation, Game, MaxScore, Notation, ParseError, Player, Shortcuts, sort_by_priority,
+};
 
 use crate::params::{Params, SetupError};
 
@@ -448,6 +450,15 @@ impl Game for Connect4 {
         MaxScore(score * -self.to_move(s).sign())
     }
 
+    /// Mirror-symmetric: a position and its mirror image share an entry.
+    #[inline]
+    fn hash_key(&self, s: &C4State) -> u64 {
+        let k = self.key(s).min(self.mirror_key(s));
+        k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+impl Evaluation for Connect4 {
     /// Threats, for depth-limited play where the solve does not finish: each
     /// empty cell that would complete a four counts for its owner, double on
     /// the rows where it tends to be decisive (odd rows from the bottom for
@@ -484,15 +495,6 @@ impl Game for Connect4 {
         )
     }
 
-    /// Mirror-symmetric: a position and its mirror image share an entry.
-    #[inline]
-    fn hash_key(&self, s: &C4State) -> u64 {
-        let k = self.key(s).min(self.mirror_key(s));
-        k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-
-    const SYMMETRIC_KEYS: bool = true;
-
     /// Moves that create the most threats first (Pons' move score), the
     /// centre first among equals (a stable sort of the centre-first order
     /// the moves come in).
@@ -506,6 +508,12 @@ impl Game for Connect4 {
             sort_by_priority(moves, |c| self.threats_after(s, c, |x| threats(x, h)));
         }
     }
+}
+
+ply_core::no_hooks!(Connect4: EngineHooks, Chance, Playouts);
+
+impl Shortcuts for Connect4 {
+    const SYMMETRIC_KEYS: bool = true;
 
     /// A stone that makes four at once.
     #[inline]

@@ -23,7 +23,7 @@ pub use pig::Pig;
 pub use tictactoe::TicTacToe;
 pub use tree::Tree;
 
-use ply_core::Notation;
+use ply_core::{Notation, Searchable};
 
 /// A parameter a game takes.
 #[derive(Clone, Copy, Debug)]
@@ -165,7 +165,7 @@ pub trait GameVisitor {
     /// What the visit returns.
     type Output;
     /// Runs on the game `name` names.
-    fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> Self::Output;
+    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> Self::Output;
 }
 
 /// The game information for `name`, or an error listing the games there are.

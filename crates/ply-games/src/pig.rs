@@ -10,7 +10,7 @@
 //! (a chance node): `35-20+12/min` is MIN to move with 12 in the turn. Moves:
 //! `roll` (or `r`), `hold` (or `h`); the die's outcomes are `1` to `6`.
 
-use ply_core::{Game, MaxScore, Notation, ParseError, Player};
+use ply_core::{Chance, Evaluation, Game, MaxScore, Notation, ParseError, Player};
 
 use crate::params::{Params, SetupError};
 
@@ -180,7 +180,9 @@ impl Game for Pig {
     fn utility(&self, s: &PigState) -> MaxScore {
         MaxScore(if s.scores[0] >= self.target { 1 } else { -1 })
     }
+}
 
+impl Evaluation for Pig {
     /// A win-probability estimate (the race model), MAX's view, scaled so
     /// that a certain win is [`EVAL_WIN`].
     fn evaluate(&self, s: &PigState) -> MaxScore {
@@ -212,7 +214,11 @@ impl Game for Pig {
         let v = ((2.0 * p_max - 1.0) * f64::from(EVAL_WIN)).round() as i32;
         MaxScore(v.clamp(-(EVAL_WIN - 1), EVAL_WIN - 1))
     }
+}
 
+ply_core::no_hooks!(Pig: Shortcuts, EngineHooks, Playouts);
+
+impl Chance for Pig {
     const HAS_CHANCE: bool = true;
 
     fn is_chance(&self, s: &PigState) -> bool {

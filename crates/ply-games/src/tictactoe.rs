@@ -6,7 +6,7 @@
 //! moves first, so the player to move follows from the counts. Squares are
 //! numbered row by row from 0 (top-left) and a move is a square number.
 
-use ply_core::{Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
+use ply_core::{Evaluation, Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
 
 use crate::params::{Params, SetupError};
 
@@ -326,6 +326,15 @@ impl Game for TicTacToe {
         }
     }
 
+    #[inline]
+    fn hash_key(&self, b: &Board) -> u64 {
+        // The two bitboards determine the position; mix them into one key.
+        (b.x ^ b.o.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+}
+
+impl Evaluation for TicTacToe {
     fn evaluate(&self, b: &Board) -> MaxScore {
         match b.status {
             Status::XWins => MaxScore(EVAL_WIN),
@@ -370,14 +379,9 @@ impl Game for TicTacToe {
     fn history_slot(&self, _: &Board, mv: u8) -> Option<usize> {
         Some(mv as usize)
     }
-
-    #[inline]
-    fn hash_key(&self, b: &Board) -> u64 {
-        // The two bitboards determine the position; mix them into one key.
-        (b.x ^ b.o.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-            .wrapping_mul(0xD6E8_FEB8_6659_FD93)
-    }
 }
+
+ply_core::no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts);
 
 impl Notation for TicTacToe {
     fn parse_position(&self, text: &str) -> Result<Board, ParseError> {

@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use ply_core::score::MAX_GAME_SCORE;
-use ply_core::{Game, MaxScore, Notation, ParseError, Player};
+use ply_core::{Chance, Game, MaxScore, Notation, ParseError, Player};
 
 /// The tree game. It has no parameters: the tree is the position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -414,6 +414,16 @@ impl Game for Tree {
         }
     }
 
+    fn is_terminal(&self, s: &TreeState) -> bool {
+        matches!(s.node(), Node::Leaf(_))
+    }
+
+    fn utility(&self, s: &TreeState) -> MaxScore {
+        MaxScore(s.leaf_value().unwrap_or(0))
+    }
+}
+
+impl Chance for Tree {
     const HAS_CHANCE: bool = true;
 
     fn is_chance(&self, s: &TreeState) -> bool {
@@ -437,15 +447,9 @@ impl Game for Tree {
         };
         Some((MaxScore(lo), MaxScore(hi)))
     }
-
-    fn is_terminal(&self, s: &TreeState) -> bool {
-        matches!(s.node(), Node::Leaf(_))
-    }
-
-    fn utility(&self, s: &TreeState) -> MaxScore {
-        MaxScore(s.leaf_value().unwrap_or(0))
-    }
 }
+
+ply_core::no_hooks!(Tree: Evaluation, Shortcuts, EngineHooks, Playouts);
 
 impl Notation for Tree {
     fn parse_position(&self, text: &str) -> Result<TreeState, ParseError> {

@@ -1,6 +1,7 @@
 //! `ply compare`: every exact search on one position, in one table.
 
 use ply_core::Notation;
+use ply_core::Searchable;
 use ply_core::search::comparison_set;
 use ply_games::{GameInfo, GameVisitor};
 use serde_json::json;
@@ -15,7 +16,7 @@ struct Compare<'a>(&'a CompareArgs);
 
 impl GameVisitor for Compare<'_> {
     type Output = CliResult;
-    fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let mut rows = Vec::new();

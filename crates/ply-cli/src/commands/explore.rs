@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use ply_core::Notation;
+use ply_core::Searchable;
 use ply_core::explore::{count_positions, perft, perft_divide};
 use ply_games::{GameInfo, GameVisitor};
 use serde_json::json;
@@ -15,7 +16,7 @@ struct Count<'a>(&'a CountArgs);
 
 impl GameVisitor for Count<'_> {
     type Output = CliResult;
-    fn visit<G: Notation>(self, game: G, _: &'static GameInfo) -> CliResult {
+    fn visit<G: Notation + Searchable>(self, game: G, _: &'static GameInfo) -> CliResult {
         let args = &self.0.game;
         let state = setup(&game, args)?;
         let c = count_positions(&game, &state);
@@ -41,7 +42,7 @@ struct Perft<'a>(&'a PerftArgs);
 
 impl GameVisitor for Perft<'_> {
     type Output = CliResult;
-    fn visit<G: Notation>(self, game: G, _: &'static GameInfo) -> CliResult {
+    fn visit<G: Notation + Searchable>(self, game: G, _: &'static GameInfo) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let start = Instant::now();

@@ -10,7 +10,6 @@ pub mod uci;
 
 use std::time::Duration;
 
-use ply_core::Game;
 use ply_core::explore::reaches_chance;
 use ply_core::search::{Algorithm, DEFAULT_TT_MB, MctsOptions, SearchOptions, TieBreak};
 use ply_games::GameInfo;
@@ -76,7 +75,7 @@ impl Plan {
 /// engine (iterative deepening with every feature) for deterministic games,
 /// expectiminimax for games with chance, for `default_time_ms` unless
 /// `--time-ms` or `--depth` says otherwise.
-pub fn configure<G: Game>(
+pub fn configure<G: ply_core::Chance>(
     args: &SearchArgs,
     game: &G,
     state: &G::State,

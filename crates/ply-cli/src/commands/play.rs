@@ -7,6 +7,7 @@ use std::io::{BufRead, Write};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use ply_core::Searchable;
 use ply_core::play::SearchAgent;
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{Algorithm, SearchOptions};
@@ -37,7 +38,7 @@ fn result_text<G: Game>(game: &G, state: &G::State) -> String {
 
 /// The exact solver with its fallback: the engine, weak mode, the time for
 /// the solve, and the depth-limited search used when it does not finish.
-struct ScoreEngine<G: Game> {
+struct ScoreEngine<G: Searchable> {
     engine: ply_core::search::Engine<G::Move>,
     weak: bool,
     time: Option<std::time::Duration>,
@@ -45,7 +46,7 @@ struct ScoreEngine<G: Game> {
 }
 
 /// The engine of a game, whatever the plan: a move and what it thinks.
-enum Engine<G: Game> {
+enum Engine<G: Searchable> {
     /// The exact solver, with a fallback for when it runs out of time.
     Score(Box<ScoreEngine<G>>),
     Search(Box<SearchAgent<G::Move>>),
@@ -53,7 +54,7 @@ enum Engine<G: Game> {
     Mcts(MctsAgent<G>),
 }
 
-impl<G: Notation> Engine<G> {
+impl<G: Notation + Searchable> Engine<G> {
     fn new(game: &G, plan: Plan, time: std::time::Duration) -> Self {
         match plan {
             Plan::Search(a, o) => Engine::Search(Box::new(SearchAgent::new(a, o))),
@@ -169,7 +170,7 @@ struct Play<'a>(&'a PlayArgs);
 
 impl GameVisitor for Play<'_> {
     type Output = CliResult;
-    fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
         let a = self.0;
         let start = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &start, info, PLAY_TIME_MS)?;

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use ply_core::Searchable;
 use ply_core::observe::{NoObserver, Stats, value_text};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{
@@ -27,7 +28,7 @@ pub use ply_core::search::score_search::solve_exact;
 /// microseconds` a line (score from the side to move), then a summary. Bad
 /// lines are reported on stderr and the rest still runs; mismatches or bad
 /// lines make the exit status non-zero.
-fn run_batch<G: Notation>(
+fn run_batch<G: Notation + Searchable>(
     game: &G,
     path: &std::path::Path,
     options: &SearchOptions,
@@ -147,7 +148,7 @@ pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
     }
 }
 
-pub fn to_move_name<G: Game>(game: &G, state: &G::State) -> &'static str {
+pub fn to_move_name<G: ply_core::Chance>(game: &G, state: &G::State) -> &'static str {
     if game.is_terminal(state) {
         "nobody (the game is over)"
     } else if game.is_chance(state) {
@@ -179,7 +180,7 @@ pub fn report_iteration<G: Notation>(game: &G, state: &G::State, it: &Iteration<
 }
 
 /// Runs one configured minimax/alpha-beta/ID search with statistics and progress.
-pub fn run_search<G: Notation>(
+pub fn run_search<G: Notation + Searchable>(
     game: &G,
     state: &G::State,
     algo: Algorithm,
@@ -202,7 +203,7 @@ pub fn run_search<G: Notation>(
 }
 
 /// Runs expectiminimax with statistics and progress.
-pub fn run_expecti<G: Notation>(
+pub fn run_expecti<G: Notation + Searchable>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
@@ -266,7 +267,7 @@ struct Solve<'a>(&'a SolveArgs);
 
 impl GameVisitor for Solve<'_> {
     type Output = CliResult;
-    fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
@@ -474,7 +475,7 @@ fn print_board<G: Notation>(game: &G, state: &G::State, notes: &[(G::Move, Strin
 
 impl GameVisitor for Analyze<'_> {
     type Output = CliResult;
-    fn visit<G: Notation>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
@@ -662,7 +663,7 @@ impl GameVisitor for Analyze<'_> {
     }
 }
 
-fn analyze_search<G: Notation>(
+fn analyze_search<G: Notation + Searchable>(
     game: &G,
     state: &G::State,
     info: &GameInfo,

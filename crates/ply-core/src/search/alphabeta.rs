@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::game::{Game, sort_by_priority};
+use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts, sort_by_priority};
 use crate::observe::Observer;
 use crate::score::{MaxScore, MoverScore, Window, distance_to_node, distance_to_root, is_decided};
 use crate::search::tt::{Bound, COMPLETE, TransTable};
@@ -113,7 +113,7 @@ pub struct Engine<M> {
 
 impl<M: Copy + Eq> Engine<M> {
     /// An engine with `options`; allocates the table once, at its full size.
-    pub fn new<G: Game<Move = M>>(game: &G, options: &SearchOptions) -> Self {
+    pub fn new<G: Evaluation<Move = M>>(game: &G, options: &SearchOptions) -> Self {
         Engine {
             options: *options,
             tt: (options.tt_mb > 0).then(|| Arc::new(TransTable::new(options.tt_mb))),
@@ -193,7 +193,7 @@ impl<M: Copy + Eq> Engine<M> {
 
     /// Searches `state` to `depth` plies (`None`: to the end), scoring as
     /// `engine_scoring` says (see [`Scoring`]). `None` when the budget ran out first.
-    pub fn search<G: Game<Move = M>, O: Observer>(
+    pub fn search<G: Evaluation + Shortcuts + EngineHooks + Chance<Move = M>, O: Observer>(
         &mut self,
         game: &G,
         state: &G::State,
@@ -219,7 +219,10 @@ impl<M: Copy + Eq> Engine<M> {
     /// window `(v, v + 1)` answers "is the value above v?" cheaply: the
     /// building block of solving by the score ([`crate::search::score_search`]).
     #[allow(clippy::too_many_arguments)]
-    pub fn search_window<G: Game<Move = M>, O: Observer>(
+    pub fn search_window<
+        G: Evaluation + Shortcuts + EngineHooks + Chance<Move = M>,
+        O: Observer,
+    >(
         &mut self,
         game: &G,
         state: &G::State,
@@ -267,7 +270,11 @@ impl<M: Copy + Eq> Engine<M> {
     /// [`Engine::search_window`] from the root, after the table is aged,
     /// compiled for a search with a depth limit (`LIMITED`) or without.
     #[allow(clippy::too_many_arguments)]
-    fn run_root<G: Game<Move = M>, O: Observer, const LIMITED: bool>(
+    fn run_root<
+        G: Evaluation + Shortcuts + EngineHooks + Chance<Move = M>,
+        O: Observer,
+        const LIMITED: bool,
+    >(
         &mut self,
         game: &G,
         state: &G::State,
@@ -287,7 +294,7 @@ impl<M: Copy + Eq> Engine<M> {
             reductions: options.reductions && options.depth.is_some(),
             check_extension: options.check_extension && options.depth.is_some(),
             futility: if options.futility && options.depth.is_some() {
-                game.futility_margin()
+                options.futility_margin.or(G::TUNING.futility_margin)
             } else {
                 None
             },
@@ -330,7 +337,7 @@ impl<M: Copy + Eq> Engine<M> {
 /// One search's state. `LIMITED`: the search has a depth limit; without
 /// one, the depth-limited features (quiescence, null move, reductions,
 /// futility, check extensions, repetition) are off, and compiled out.
-struct Searcher<'a, 'b, G: Game, O, const LIMITED: bool> {
+struct Searcher<'a, 'b, G: Evaluation + Shortcuts + EngineHooks + Chance, O, const LIMITED: bool> {
     game: &'a G,
     observer: &'a mut O,
     scoring: Scoring,
@@ -354,7 +361,9 @@ struct Searcher<'a, 'b, G: Game, O, const LIMITED: bool> {
     aborted: bool,
 }
 
-impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> {
+impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITED: bool>
+    Searcher<'_, '_, G, O, LIMITED>
+{
     #[inline]
     fn check_budget(&mut self) {
         let b = self.budget;
@@ -409,8 +418,8 @@ impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> 
     /// The value of `state` for the player to move, searched `depth` more
     /// plies (`u32::MAX`: to the end), and whether it is proven
     /// (independent of the depth limit). `no_win`: the move here was one
-    /// that [`Game::forced_moves`] kept, so the mover has no immediate win
-    /// (see [`Game::FORCED_MOVES_PREVENT_WINS`]).
+    /// that [`Shortcuts::forced_moves`](crate::game::Shortcuts::forced_moves) kept, so the mover has no immediate win
+    /// (see [`Shortcuts::FORCED_MOVES_PREVENT_WINS`](crate::game::Shortcuts::FORCED_MOVES_PREVENT_WINS)).
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -824,7 +833,7 @@ impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> 
 
     /// Appends the moves the search lists at a node, in the game's
     /// natural order: every legal move, or with the solver shortcuts those
-    /// [`Game::forced_moves`] keeps. A best move in the table is an index
+    /// [`Shortcuts::forced_moves`](crate::game::Shortcuts::forced_moves) keeps. A best move in the table is an index
     /// into this list. `Some(value)` (shortcuts only): every move loses at
     /// once, with this value, and the list is unspecified.
     #[inline]
@@ -1106,7 +1115,7 @@ impl<G: Game, O: Observer, const LIMITED: bool> Searcher<'_, '_, G, O, LIMITED> 
 /// `observer`. With default options, the textbook search: it returns
 /// minimax's value, visiting no more nodes (18,297 on empty tic-tac-toe with
 /// moves in square order). Options switch on the engine features.
-pub fn alphabeta<G: Game, O: Observer>(
+pub fn alphabeta<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,

@@ -3,7 +3,7 @@
 //! mean of its outcomes. Depth-limited like alpha-beta, with the game's
 //! evaluation at the horizon (every node, chance nodes included, is a ply).
 //!
-//! With `star1` and value bounds from [`Game::value_bounds`], chance nodes
+//! With `star1` and value bounds from [`Chance::value_bounds`](crate::game::Chance::value_bounds), chance nodes
 //! are pruned by Ballard's Star1: once the outcomes seen so far, with the
 //! unseen ones at their best (or worst) possible value, cannot bring the node
 //! back inside its window, the rest are skipped. Decision nodes then prune
@@ -11,7 +11,7 @@
 //!
 //! Values are `f64`: means of game scores are not integers.
 
-use crate::game::Game;
+use crate::game::{Chance, Evaluation};
 use crate::observe::{NodeKind, Observer};
 use crate::score::Player;
 use crate::search::SearchOptions;
@@ -33,7 +33,7 @@ pub struct ExpectOutcome<M> {
 /// Slack for comparing sums of products of probabilities with bounds.
 const EPS: f64 = 1e-9;
 
-struct Expecti<'a, G: Game, O> {
+struct Expecti<'a, G: Evaluation + Chance, O> {
     game: &'a G,
     observer: &'a mut O,
     limit: u32,
@@ -41,7 +41,7 @@ struct Expecti<'a, G: Game, O> {
     star1: Option<(f64, f64)>,
 }
 
-impl<G: Game, O: Observer> Expecti<'_, G, O> {
+impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
     fn leaf(&self, state: &G::State, terminal: bool) -> f64 {
         let v = if terminal && self.exact {
             self.game.utility(state)
@@ -192,8 +192,8 @@ impl<G: Game, O: Observer> Expecti<'_, G, O> {
 
 /// Expectiminimax from `state` to `options.depth` plies (or the end of the
 /// game), reporting every event to `observer`. With `star1` and bounds from
-/// [`Game::value_bounds`], Star1 pruning; without bounds, none.
-pub fn expectiminimax<G: Game, O: Observer>(
+/// [`Chance::value_bounds`](crate::game::Chance::value_bounds), Star1 pruning; without bounds, none.
+pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,

@@ -10,7 +10,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::game::Game;
+use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
 use crate::observe::{NoObserver, Observer};
 use crate::score::MoverScore;
 use crate::search::alphabeta::{Budget, Engine};
@@ -42,7 +42,7 @@ const START_FRACTION: f64 = 0.5;
 /// `on_iteration` after each. Stops when the value is proven (the search
 /// never needed its depth limit), at `options.depth`, at
 /// `options.time_limit` or `options.node_limit`, or when `stop` is set.
-pub fn iterative_deepening<G: Game, O: Observer>(
+pub fn iterative_deepening<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
@@ -59,7 +59,7 @@ pub fn iterative_deepening<G: Game, O: Observer>(
 /// `options.threads` above 1, helper threads deepen too, sharing the table
 /// (lazy SMP, [`with_helpers`]); odd-numbered helpers start a ply deeper,
 /// so the threads do not search in lockstep. Only the main thread reports.
-pub fn iterate<G: Game, O: Observer>(
+pub fn iterate<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -91,7 +91,7 @@ pub fn iterate<G: Game, O: Observer>(
     .0
 }
 
-fn deepen<G: Game, O: Observer>(
+fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -114,7 +114,10 @@ fn deepen<G: Game, O: Observer>(
         .soft_time_limit
         .or(options.time_limit.map(|t| t.mul_f64(START_FRACTION)));
     let mut stretch = 1.0;
-    let window = game.aspiration_window().filter(|_| options.aspiration);
+    let window = options
+        .aspiration_width
+        .or(G::TUNING.aspiration_width)
+        .filter(|_| options.aspiration);
     loop {
         // Depth 1 always runs to the end, so there is always a move.
         let budget = if best.is_none() {
@@ -177,7 +180,7 @@ fn deepen<G: Game, O: Observer>(
 /// window is exact, as a full-window search would give; most iterations
 /// need one narrow search, which prunes more than a full one.
 #[allow(clippy::too_many_arguments)]
-fn aspiration<G: Game, O: Observer>(
+fn aspiration<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,

@@ -8,7 +8,7 @@
 //!    chance node, follow an outcome drawn by its probability);
 //! 2. **expansion**: add one child for one untried move;
 //! 3. **simulation**: play to the end with random moves (or the game's
-//!    [`Game::playout_choice`]);
+//!    [`Playouts::playout_choice`](crate::game::Playouts::playout_choice));
 //! 4. **backpropagation**: every node on the path gets n += 1 and w += the
 //!    result from the view of the player who made the move into it (win 1,
 //!    draw 1/2, loss 0).
@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::Game;
+use crate::game::{Chance, Playouts};
 use crate::score::Player;
 
 /// How long and how to search.
@@ -111,7 +111,7 @@ struct Node<M> {
 
 /// A search tree that lives across moves: after the engine moves and the
 /// opponent replies, [`Mcts::reroot`] keeps the subtree already grown.
-pub struct Mcts<G: Game> {
+pub struct Mcts<G: Chance + Playouts> {
     nodes: Vec<Node<G::Move>>,
     root_state: G::State,
     rng: Xoshiro256PlusPlus,
@@ -120,7 +120,7 @@ pub struct Mcts<G: Game> {
     outcomes: Vec<(G::Move, f64)>,
 }
 
-impl<G: Game> Mcts<G> {
+impl<G: Chance + Playouts> Mcts<G> {
     /// A tree with only the root `state`.
     pub fn new(game: &G, state: &G::State, c: f64, seed: u64) -> Self {
         let mut t = Mcts {
@@ -411,7 +411,11 @@ impl<G: Game> Mcts<G> {
 
 /// Searches `state` by MCTS with `options`: one tree per thread, root
 /// visit counts summed.
-pub fn mcts<G: Game>(game: &G, state: &G::State, options: &MctsOptions) -> MctsReport<G::Move> {
+pub fn mcts<G: Chance + Playouts>(
+    game: &G,
+    state: &G::State,
+    options: &MctsOptions,
+) -> MctsReport<G::Move> {
     let start = Instant::now();
     let deadline = options.time_limit.map(|t| start + t);
     let threads = options.threads.max(1);
@@ -444,7 +448,7 @@ pub fn mcts<G: Game>(game: &G, state: &G::State, options: &MctsOptions) -> MctsR
 type TreeResult<M> = (Vec<MctsMove<M>>, u64, u64);
 
 /// Sums the root statistics of several trees, in the game's move order for ties.
-fn merge<G: Game>(
+fn merge<G: Chance + Playouts>(
     game: &G,
     state: &G::State,
     results: Vec<TreeResult<G::Move>>,
@@ -501,14 +505,14 @@ fn merge<G: Game>(
 
 /// MCTS as a player, keeping its tree from one move to the next (single
 /// thread; with several threads each move starts fresh trees).
-pub struct MctsAgent<G: Game> {
+pub struct MctsAgent<G: Chance + Playouts> {
     /// The search settings for every move.
     pub options: MctsOptions,
     tree: Option<Mcts<G>>,
     moves_made: u64,
 }
 
-impl<G: Game> MctsAgent<G> {
+impl<G: Chance + Playouts> MctsAgent<G> {
     /// A player searching with `options` each move.
     pub fn new(options: MctsOptions) -> Self {
         MctsAgent {
@@ -519,7 +523,7 @@ impl<G: Game> MctsAgent<G> {
     }
 }
 
-impl<G: Game> MctsAgent<G> {
+impl<G: Chance + Playouts> MctsAgent<G> {
     /// Searches `state` and reports, reusing the subtree of the last search
     /// when it contains `state`.
     pub fn think(&mut self, game: &G, state: &G::State) -> MctsReport<G::Move> {
@@ -553,7 +557,7 @@ impl<G: Game> MctsAgent<G> {
     }
 }
 
-impl<G: Game> crate::play::Agent<G> for MctsAgent<G> {
+impl<G: Chance + Playouts> crate::play::Agent<G> for MctsAgent<G> {
     fn choose(&mut self, game: &G, state: &G::State) -> Option<G::Move> {
         self.think(game, state).best_move
     }

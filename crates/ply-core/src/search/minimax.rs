@@ -5,12 +5,12 @@
 //! deliberately naive, because it is the oracle every faster search is tested
 //! against (same value, never more nodes), so it must be easy to believe.
 
-use crate::game::Game;
+use crate::game::{Chance, Evaluation};
 use crate::observe::Observer;
 use crate::score::MaxScore;
 use crate::search::{Outcome, PvTable, RootTies, Scoring, SearchOptions, TieBreak};
 
-struct Minimax<'a, G: Game, O> {
+struct Minimax<'a, G: Evaluation + Chance, O> {
     game: &'a G,
     observer: &'a mut O,
     limit: u32,
@@ -19,7 +19,7 @@ struct Minimax<'a, G: Game, O> {
     pv: PvTable<G::Move>,
 }
 
-impl<G: Game, O: Observer> Minimax<'_, G, O> {
+impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
     fn value(&mut self, state: &G::State, ply: u32, index: Option<usize>) -> MaxScore {
         let game = self.game;
         let player = game.to_move(state);
@@ -67,7 +67,7 @@ impl<G: Game, O: Observer> Minimax<'_, G, O> {
 ///
 /// Visits every node of the game tree (to `options.depth` plies if set):
 /// 549,946 nodes on empty tic-tac-toe.
-pub fn minimax<G: Game, O: Observer>(
+pub fn minimax<G: Evaluation + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
@@ -99,7 +99,7 @@ pub fn minimax<G: Game, O: Observer>(
 }
 
 /// The root searched move by move so every tie is known, then a seeded choice.
-fn random_root<G: Game, O: Observer>(
+fn random_root<G: Evaluation + Chance, O: Observer>(
     search: &mut Minimax<'_, G, O>,
     state: &G::State,
     seed: u64,
@@ -155,6 +155,7 @@ fn random_root<G: Game, O: Observer>(
 mod tests {
     // The reference is tested against published counts in tests/textbook.rs.
     use super::*;
+    use crate::game::Game;
     use crate::score::Player;
 
     /// A two-level tree ((3 5) (2 9)) as a game: state = node number.
@@ -186,6 +187,7 @@ mod tests {
             MaxScore([3, 5, 2, 9][(*s - 3) as usize])
         }
     }
+    crate::no_hooks!(Tiny);
 
     #[test]
     fn tiny_tree() {

@@ -16,7 +16,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::Game;
+use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
 use crate::observe::{Observer, Stats};
 use crate::score::{MaxScore, decode_score, encode_leaf};
 
@@ -45,7 +45,7 @@ pub enum TieBreak {
 /// switched on separately, so their effects can be measured one by one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchOptions {
-    /// Plies to search before scoring positions with [`Game::evaluate`];
+    /// Plies to search before scoring positions with [`Evaluation::evaluate`](crate::game::Evaluation::evaluate);
     /// `None` searches to the end of the game and scores with [`Game::utility`].
     /// For iterative deepening, the deepest iteration.
     pub depth: Option<u32>,
@@ -68,8 +68,8 @@ pub struct SearchOptions {
     pub time_limit: Option<Duration>,
     /// Node budget, like the time budget.
     pub node_limit: Option<u64>,
-    /// The game's solver shortcuts ([`Game::immediate_win`],
-    /// [`Game::forced_moves`], [`Game::exact_bounds`]): proven facts that
+    /// The game's solver shortcuts ([`Shortcuts::immediate_win`](crate::game::Shortcuts::immediate_win),
+    /// [`Shortcuts::forced_moves`](crate::game::Shortcuts::forced_moves), [`Shortcuts::exact_bounds`](crate::game::Shortcuts::exact_bounds)): proven facts that
     /// end or narrow a node without searching it.
     pub shortcuts: bool,
     /// Use table entries only when searched to exactly the depth needed, so
@@ -77,21 +77,29 @@ pub struct SearchOptions {
     /// (for comparisons). Off, deeper entries are used too: stronger play,
     /// but a value that can differ from the fixed-depth one.
     pub tt_exact_depth: bool,
-    /// Quiescence search at the depth limit over [`Game::noisy_moves`]
+    /// Quiescence search at the depth limit over [`EngineHooks::noisy_moves`](crate::game::EngineHooks::noisy_moves)
     /// (no effect for games without noisy moves).
     pub quiescence: bool,
-    /// Null-move pruning where [`Game::null_move`] allows it.
+    /// Null-move pruning where [`EngineHooks::null_move`](crate::game::EngineHooks::null_move) allows it.
     pub null_move: bool,
-    /// Late-move reductions of moves [`Game::is_quiet`] calls quiet.
+    /// Late-move reductions of moves [`EngineHooks::is_quiet`](crate::game::EngineHooks::is_quiet) calls quiet.
     pub reductions: bool,
-    /// One more ply after a move that leaves the opponent [`Game::in_check`].
+    /// One more ply after a move that leaves the opponent [`EngineHooks::in_check`](crate::game::EngineHooks::in_check).
     pub check_extension: bool,
-    /// Aspiration windows in iterative deepening, of the width
-    /// [`Game::aspiration_window`] gives.
+    /// Aspiration windows in iterative deepening, of width
+    /// `aspiration_width`.
     pub aspiration: bool,
-    /// Futility pruning near the leaves, with [`Game::futility_margin`];
-    /// and a position that [`Game::is_repetition`] is scored a draw.
+    /// The aspiration window's half-width in evaluation units; `None`: the
+    /// game's default ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)).
+    pub aspiration_width: Option<i32>,
+    /// Futility pruning near the leaves, with margin `futility_margin`;
+    /// and a position that
+    /// [`EngineHooks::is_repetition`](crate::game::EngineHooks::is_repetition)
+    /// is scored a draw.
     pub futility: bool,
+    /// The futility margin per ply in evaluation units; `None`: the game's
+    /// default ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)).
+    pub futility_margin: Option<i32>,
     /// Threads for the engine's searches (iterative deepening and the
     /// score search): helpers share the table ("lazy SMP"); 0 or 1: one.
     pub threads: usize,
@@ -241,7 +249,7 @@ impl Scoring {
 
     /// The score of a leaf, MAX's view.
     #[inline]
-    pub(crate) fn leaf<G: Game>(
+    pub(crate) fn leaf<G: Evaluation>(
         &self,
         game: &G,
         state: &G::State,
@@ -365,7 +373,7 @@ impl Algorithm {
     }
 
     /// Runs this search with an observer.
-    pub fn run<G: Game, O: Observer>(
+    pub fn run<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         self,
         game: &G,
         state: &G::State,
@@ -381,7 +389,7 @@ impl Algorithm {
 }
 
 /// Runs `algorithm` on `state` and returns what it found, with statistics and time.
-pub fn solve<G: Game>(
+pub fn solve<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     game: &G,
     state: &G::State,
     algorithm: Algorithm,
@@ -418,6 +426,7 @@ pub fn solve<G: Game>(
 ///     // The player to move at 3 did not reach it: the other one won.
 ///     fn utility(&self, s: &(u8, Player)) -> MaxScore { MaxScore(-s.1.sign()) }
 /// }
+/// no_hooks!(Race); // no evaluation, shortcuts, engine hooks, chance or playouts
 ///
 /// // From 1, adding 2 reaches 3 at once.
 /// assert_eq!(best_move(&Race, &(1, Player::Max), &SearchOptions::exact()), Some(2));
@@ -425,7 +434,11 @@ pub fn solve<G: Game>(
 /// let r = solve(&Race, &Race.initial_state(), Algorithm::AlphaBeta, &SearchOptions::exact());
 /// assert_eq!(r.outcome.value, MaxScore(-1));
 /// ```
-pub fn best_move<G: Game>(game: &G, state: &G::State, options: &SearchOptions) -> Option<G::Move> {
+pub fn best_move<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+    game: &G,
+    state: &G::State,
+    options: &SearchOptions,
+) -> Option<G::Move> {
     alphabeta(game, state, options, &mut crate::observe::NoObserver).best_move
 }
 
@@ -472,7 +485,7 @@ pub struct Analysis<M> {
 /// Searches every legal move of `state` with a full window, so that each
 /// value is exact (or exact to `options.depth`). With a time limit, each
 /// move gets an equal share.
-pub fn analyze<G: Game>(
+pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     game: &G,
     state: &G::State,
     algorithm: Algorithm,

@@ -5,7 +5,7 @@
 //! which prunes far more than a full window, and the table carries what
 //! each probe learned into the next.
 
-use crate::game::Game;
+use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
 use crate::observe::{NoObserver, Observer};
 use crate::score::{MaxScore, MoverScore};
 use crate::search::alphabeta::{Budget, Engine};
@@ -27,7 +27,7 @@ pub struct ScoreResult {
 ///
 /// With `options.threads` above 1, helper threads run the same probes on a
 /// shared table (lazy SMP, [`with_helpers`]) until this one ends.
-pub fn score_search<G: Game, O: Observer>(
+pub fn score_search<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -64,7 +64,7 @@ pub fn score_search<G: Game, O: Observer>(
     .0
 }
 
-fn probe_alone<G: Game, O: Observer>(
+fn probe_alone<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -130,7 +130,7 @@ fn probe_alone<G: Game, O: Observer>(
 }
 
 /// [`score_search`] without a budget: it always finishes.
-pub fn solve_score<G: Game, O: Observer>(
+pub fn solve_score<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -154,7 +154,7 @@ pub fn solve_score<G: Game, O: Observer>(
 /// that along the line (the table keeps it cheap; in weak mode only the move).
 /// `observer` sees the solve only, so its node count is the solve's (the
 /// public solver's measure). `None` when the budget ran out.
-pub fn solve_exact<G: Game, O: Observer>(
+pub fn solve_exact<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
