@@ -48,6 +48,12 @@ impl From<ply_games::SetupError> for CliError {
     }
 }
 
+impl From<ply_core::search::SearchError> for CliError {
+    fn from(e: ply_core::search::SearchError) -> Self {
+        CliError::input(e.to_string())
+    }
+}
+
 /// The result of a command.
 pub type CliResult = Result<(), CliError>;
 

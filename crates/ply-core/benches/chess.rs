@@ -81,9 +81,9 @@ fn main() {
             let mut stats = Stats::default();
             let t = Instant::now();
             if opts.tt_mb > 0 {
-                iterative_deepening(&g, &s, &opts, None, &mut stats, |_| {});
+                iterative_deepening(&g, &s, &opts, None, &mut stats, |_| {}).unwrap();
             } else {
-                alphabeta(&g, &s, &opts, &mut stats);
+                alphabeta(&g, &s, &opts, &mut stats).unwrap();
             }
             secs += t.elapsed().as_secs_f64();
             nodes += stats.nodes;

@@ -45,7 +45,7 @@ fn solver(c: &mut Criterion) {
         for s in &states {
             engine.clear();
             let start = Instant::now();
-            solve_score(engine, &game, s, false, &mut NoObserver);
+            solve_score(engine, &game, s, false, &mut NoObserver).unwrap();
             time += start.elapsed();
         }
         (engine.nodes - nodes_before, time)

@@ -18,15 +18,19 @@ fn full_solve(c: &mut Criterion) {
     for algo in Algorithm::ALL {
         // Node counts are fixed (549,946 and 18,297): throughput is nodes/s.
         let mut stats = Stats::default();
-        algo.run(&g, &s, &opts, &mut stats);
+        algo.run(&g, &s, &opts, &mut stats).unwrap();
         group.throughput(Throughput::Elements(stats.nodes));
         group.bench_function(format!("{}/no-observer", algo.name()), |b| {
-            b.iter(|| algo.run(&g, black_box(&s), &opts, &mut NoObserver).value)
+            b.iter(|| {
+                algo.run(&g, black_box(&s), &opts, &mut NoObserver)
+                    .unwrap()
+                    .value
+            })
         });
         group.bench_function(format!("{}/stats", algo.name()), |b| {
             b.iter(|| {
                 let mut st = Stats::default();
-                let v = algo.run(&g, black_box(&s), &opts, &mut st).value;
+                let v = algo.run(&g, black_box(&s), &opts, &mut st).unwrap().value;
                 (v, st.nodes)
             })
         });
@@ -47,11 +51,15 @@ fn engine_features(c: &mut Criterion) {
     {
         let name = ply_core::search::describe(algo, &opts);
         let mut stats = Stats::default();
-        algo.run(&g, &s, &opts, &mut stats);
+        algo.run(&g, &s, &opts, &mut stats).unwrap();
         eprintln!("{name}: {} nodes", stats.nodes);
         group.throughput(Throughput::Elements(stats.nodes));
         group.bench_function(name, |b| {
-            b.iter(|| algo.run(&g, black_box(&s), &opts, &mut NoObserver).value)
+            b.iter(|| {
+                algo.run(&g, black_box(&s), &opts, &mut NoObserver)
+                    .unwrap()
+                    .value
+            })
         });
     }
     group.finish();

@@ -156,7 +156,7 @@ fn main() {
     // 2. Solve a few positions and compare with Bouton's theorem.
     for text in ["3 4 5", "1 2 3", "2 2", "1 4 5/min", "7"] {
         let s = game.parse_position(text).unwrap();
-        let r = solve(&game, &s, Algorithm::AlphaBeta, &SearchOptions::exact());
+        let r = solve(&game, &s, Algorithm::AlphaBeta, &SearchOptions::exact()).unwrap();
         let mover_wins = s.sizes.iter().fold(0, |x, &h| x ^ h) != 0;
         let value_for_mover = r.outcome.value.for_player(game.to_move(&s)).0;
         assert_eq!(
@@ -177,8 +177,8 @@ fn main() {
 
     // 3. Minimax, the reference, agrees and visits more.
     let s = game.parse_position("2 3").unwrap();
-    let m = solve(&game, &s, Algorithm::Minimax, &SearchOptions::exact());
-    let a = solve(&game, &s, Algorithm::AlphaBeta, &SearchOptions::exact());
+    let m = solve(&game, &s, Algorithm::Minimax, &SearchOptions::exact()).unwrap();
+    let a = solve(&game, &s, Algorithm::AlphaBeta, &SearchOptions::exact()).unwrap();
     assert_eq!(m.outcome.value, a.outcome.value);
     println!(
         "'2 3': minimax {} nodes, alpha-beta {} nodes",
@@ -193,7 +193,7 @@ fn main() {
     // 4. A trace of alpha-beta on a tiny position, step by step.
     let s = game.parse_position("1 2").unwrap();
     let mut trace = Trace::new();
-    let out = alphabeta(&game, &s, &SearchOptions::exact(), &mut trace);
+    let out = alphabeta(&game, &s, &SearchOptions::exact(), &mut trace).unwrap();
     println!("trace of alpha-beta on '1 2' (value {}):", out.value);
     for step in &trace.steps {
         let node = if step.path.is_empty() {

@@ -9,7 +9,7 @@ use crate::game::{Chance, EngineHooks, Evaluation, Game, Shortcuts};
 use crate::observe::NoObserver;
 use crate::search::alphabeta::Engine;
 use crate::search::id::{Iteration, iterate};
-use crate::search::{Algorithm, Outcome, SearchOptions};
+use crate::search::{Algorithm, Outcome, SearchError, SearchOptions};
 
 /// Something that chooses moves.
 pub trait Agent<G: Game> {
@@ -73,7 +73,7 @@ impl<M: Copy + Eq> SearchAgent<M> {
         game: &G,
         state: &G::State,
         on_iteration: &mut dyn FnMut(&Iteration<M>),
-    ) -> Outcome<M> {
+    ) -> Result<Outcome<M>, SearchError> {
         let out = match self.algorithm {
             Algorithm::Id => {
                 let options = self.options;
@@ -83,15 +83,17 @@ impl<M: Copy + Eq> SearchAgent<M> {
                 iterate(engine, game, state, None, &mut NoObserver, on_iteration)
             }
             a => a.run(game, state, &self.options, &mut NoObserver),
-        };
+        }?;
         self.last = Some(out.clone());
-        out
+        Ok(out)
     }
 }
 
 impl<G: Evaluation + Shortcuts + EngineHooks + Chance> Agent<G> for SearchAgent<G::Move> {
+    /// The best move; `None` (resigns) where it cannot search: a position
+    /// with chance nodes.
     fn choose(&mut self, game: &G, state: &G::State) -> Option<G::Move> {
-        self.think(game, state, &mut |_| {}).best_move
+        self.think(game, state, &mut |_| {}).ok()?.best_move
     }
 
     fn new_game(&mut self) {

@@ -56,7 +56,7 @@ fn quiescence_cures_the_horizon_effect() {
         .unwrap();
     let qxd5 = g.parse_move(&s, "Qxd5").unwrap();
     let plain = SearchOptions::depth(1);
-    let blind = alphabeta(&g, &s, &plain, &mut NoObserver);
+    let blind = alphabeta(&g, &s, &plain, &mut NoObserver).unwrap();
     assert_eq!(
         blind.best_move,
         Some(qxd5),
@@ -70,7 +70,7 @@ fn quiescence_cures_the_horizon_effect() {
         quiescence: true,
         ..plain
     };
-    let seeing = alphabeta(&g, &s, &quiet, &mut NoObserver);
+    let seeing = alphabeta(&g, &s, &quiet, &mut NoObserver).unwrap();
     assert_ne!(seeing.best_move, Some(qxd5), "with quiescence it does not");
     // The exchange it avoided: the queen for a pawn, leaving White a
     // pawn down where it was a queen up.
@@ -83,7 +83,8 @@ fn quiescence_cures_the_horizon_effect() {
             ..quiet
         },
         &mut NoObserver,
-    );
+    )
+    .unwrap();
     assert!(g.evaluate(&s).0 > 600);
     assert!(
         line.value.0 < -50,
@@ -116,7 +117,7 @@ fn mates_with_distance() {
         ("6k1/5ppp/8/8/8/8/r4PPP/r5K1 w - - 0 1", "", -1, 0),
     ] {
         let s = g.parse_position(fen).unwrap();
-        let out = iterative_deepening(&g, &s, &engine, None, &mut NoObserver, |_| {});
+        let out = iterative_deepening(&g, &s, &engine, None, &mut NoObserver, |_| {}).unwrap();
         assert_eq!(out.value.0.signum(), value_sign, "{fen}");
         assert_eq!(out.value.0.abs(), ply_games::chess::MATE, "{fen}");
         if best.is_empty() {
@@ -135,8 +136,8 @@ fn compare(
     opts: &SearchOptions,
 ) -> Result<(), TestCaseError> {
     let (mut sm, mut sa) = (Stats::default(), Stats::default());
-    let m = minimax(g, s, &SearchOptions::depth(opts.depth.unwrap()), &mut sm);
-    let a = alphabeta(g, s, opts, &mut sa);
+    let m = minimax(g, s, &SearchOptions::depth(opts.depth.unwrap()), &mut sm).unwrap();
+    let a = alphabeta(g, s, opts, &mut sa).unwrap();
     prop_assert_eq!(m.value, a.value, "{:?}", s);
     prop_assert!(
         sa.nodes <= sm.nodes,

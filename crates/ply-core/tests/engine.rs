@@ -21,7 +21,7 @@ fn compare_all(g: &TicTacToe, s: &Board, depth: Option<u32>) -> Vec<u64> {
     let mut reference = None;
     for (algo, opts) in comparison_set(depth, 4) {
         let mut st = Stats::default();
-        let out = algo.run(g, s, &opts, &mut st);
+        let out = algo.run(g, s, &opts, &mut st).unwrap();
         let r = *reference.get_or_insert(out.value);
         assert_eq!(
             out.value,
@@ -183,7 +183,7 @@ fn fast_win_matches_a_brute_force_distance_oracle_everywhere() {
         let p = g.to_move(s);
         for opts in [engine, textbook_fast] {
             for algo in [Algorithm::AlphaBeta, Algorithm::Id] {
-                let out = algo.run(&g, s, &opts, &mut NoObserver);
+                let out = algo.run(&g, s, &opts, &mut NoObserver).unwrap();
                 assert_eq!(out.value.for_player(p).0, v, "{}", g.format_position(s));
                 if v != 0 {
                     assert_eq!(out.distance, Some(d), "{} {algo:?}", g.format_position(s));
@@ -216,7 +216,8 @@ fn fork_position_is_a_win_in_three() {
         None,
         &mut NoObserver,
         |_| {},
-    );
+    )
+    .unwrap();
     assert_eq!(
         (out.best_move, out.value, out.distance),
         (Some(4), MaxScore(1), Some(3))
@@ -258,12 +259,12 @@ fn takes_the_win_in_one_over_a_slower_win() {
         if wins.is_empty() {
             continue;
         }
-        let slow = alphabeta(&g, &s, &SearchOptions::exact(), &mut NoObserver);
+        let slow = alphabeta(&g, &s, &SearchOptions::exact(), &mut NoObserver).unwrap();
         if wins.contains(&slow.best_move.unwrap()) {
             continue;
         }
         found += 1;
-        let quick = alphabeta(&g, &s, &fast, &mut NoObserver);
+        let quick = alphabeta(&g, &s, &fast, &mut NoObserver).unwrap();
         assert!(
             wins.contains(&quick.best_move.unwrap()),
             "{}",
@@ -281,7 +282,7 @@ fn in_a_lost_position_it_loses_as_late_as_possible() {
     let mut memo = HashMap::new();
     // O to move after X's fork: every move loses; some lose at once.
     let s = g.parse_position("XO.XX.O..").unwrap();
-    let out = alphabeta(&g, &s, &SearchOptions::engine(), &mut NoObserver);
+    let out = alphabeta(&g, &s, &SearchOptions::engine(), &mut NoObserver).unwrap();
     assert_eq!(out.value, MaxScore(1));
     let (v, d) = oracle(&g, &s, &mut memo);
     assert_eq!((v, out.distance), (-1, Some(d)));
@@ -301,14 +302,18 @@ fn table_size_does_not_change_values() {
                 ..SearchOptions::exact()
             },
             &mut NoObserver,
-        );
+        )
+        .unwrap();
         for mb in [1, 16] {
             let opts = SearchOptions {
                 ordering: true,
                 tt_mb: mb,
                 ..SearchOptions::exact()
             };
-            assert_eq!(alphabeta(&g, &s, &opts, &mut NoObserver).value, plain.value);
+            assert_eq!(
+                alphabeta(&g, &s, &opts, &mut NoObserver).unwrap().value,
+                plain.value
+            );
         }
     }
     let g = TicTacToe::new(4, 4, 4).unwrap();
@@ -321,7 +326,8 @@ fn table_size_does_not_change_values() {
             ..SearchOptions::engine()
         },
         &mut NoObserver,
-    );
+    )
+    .unwrap();
     let b = alphabeta(
         &g,
         &s,
@@ -330,7 +336,8 @@ fn table_size_does_not_change_values() {
             ..SearchOptions::engine()
         },
         &mut NoObserver,
-    );
+    )
+    .unwrap();
     assert_eq!(a.value, b.value);
 }
 

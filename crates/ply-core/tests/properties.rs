@@ -20,8 +20,8 @@ fn tree_text() -> impl Strategy<Value = String> {
 
 fn compare<G: Searchable>(g: &G, s: &G::State, opts: &SearchOptions) -> Result<(), TestCaseError> {
     let (mut sm, mut sa) = (Stats::default(), Stats::default());
-    let m = minimax(g, s, opts, &mut sm);
-    let a = alphabeta(g, s, opts, &mut sa);
+    let m = minimax(g, s, opts, &mut sm).unwrap();
+    let a = alphabeta(g, s, opts, &mut sa).unwrap();
     prop_assert_eq!(m.value, a.value);
     prop_assert!(
         sa.nodes <= sm.nodes,
@@ -73,8 +73,8 @@ proptest! {
         let s = random_position(&g, seed, plies);
         prop_assume!(!g.is_terminal(&s));
         let opts = SearchOptions { tie_break: TieBreak::Random(tie), ..SearchOptions::exact() };
-        let out = alphabeta(&g, &s, &opts, &mut NoObserver);
-        let a = analyze(&g, &s, Algorithm::Minimax, &SearchOptions::exact());
+        let out = alphabeta(&g, &s, &opts, &mut NoObserver).unwrap();
+        let a = analyze(&g, &s, Algorithm::Minimax, &SearchOptions::exact()).unwrap();
         let best = a.moves[0].value;
         let chosen = a.moves.iter().find(|m| Some(m.mv) == out.best_move).unwrap().value;
         prop_assert_eq!(chosen, best);
@@ -165,7 +165,7 @@ proptest! {
     fn expectiminimax_is_minimax_without_chance(text in tree_text()) {
         use ply_core::search::expectiminimax;
         let s = Tree.parse_position(&text).unwrap();
-        let m = minimax(&Tree, &s, &SearchOptions::exact(), &mut NoObserver);
+        let m = minimax(&Tree, &s, &SearchOptions::exact(), &mut NoObserver).unwrap();
         let e = expectiminimax(&Tree, &s, &SearchOptions::exact(), true, &mut NoObserver);
         prop_assert_eq!(e.value, f64::from(m.value.0));
     }

@@ -56,7 +56,7 @@ fn two_threads_find_the_mate() {
         tt_mb: 16,
         ..SearchOptions::engine()
     };
-    let out = iterative_deepening(&g, &s, &options, None, &mut NoObserver, |_| {});
+    let out = iterative_deepening(&g, &s, &options, None, &mut NoObserver, |_| {}).unwrap();
     assert_eq!(g.format_move(&s, out.best_move.unwrap()), "g3g6");
     assert_eq!(out.distance, Some(3));
 }

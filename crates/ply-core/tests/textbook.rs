@@ -14,7 +14,8 @@ fn empty_tictactoe_minimax_visits_every_node() {
         &g.initial_state(),
         Algorithm::Minimax,
         &SearchOptions::exact(),
-    );
+    )
+    .unwrap();
     assert_eq!(r.outcome.value, MaxScore(0));
     assert_eq!(r.stats.nodes, 549_946);
     assert_eq!(r.stats.leaves, 255_168);
@@ -32,7 +33,8 @@ fn empty_tictactoe_alphabeta_in_square_order() {
         &g.initial_state(),
         Algorithm::AlphaBeta,
         &SearchOptions::exact(),
-    );
+    )
+    .unwrap();
     assert_eq!(r.outcome.value, MaxScore(0));
     assert_eq!(r.stats.nodes, 18_297);
     assert_eq!(r.outcome.best_move, Some(0));
@@ -53,7 +55,7 @@ fn fork_position_analysis() {
     let g = TicTacToe::classic();
     let s = g.parse_position("XO.X..O..").unwrap();
     for algo in Algorithm::ALL {
-        let a = analyze(&g, &s, algo, &SearchOptions::exact());
+        let a = analyze(&g, &s, algo, &SearchOptions::exact()).unwrap();
         let values: Vec<(u8, i32)> = a.moves.iter().map(|m| (m.mv, m.value.0)).collect();
         assert_eq!(
             values,
@@ -61,7 +63,7 @@ fn fork_position_analysis() {
             "{algo:?}"
         );
     }
-    let out = alphabeta(&g, &s, &SearchOptions::exact(), &mut NoObserver);
+    let out = alphabeta(&g, &s, &SearchOptions::exact(), &mut NoObserver).unwrap();
     assert_eq!((out.value, out.best_move), (MaxScore(1), Some(4)));
 }
 
@@ -72,11 +74,11 @@ fn coins() {
         coins,
         to_move: Player::Max,
     };
-    let out = alphabeta(&g, &at(4), &SearchOptions::exact(), &mut NoObserver);
+    let out = alphabeta(&g, &at(4), &SearchOptions::exact(), &mut NoObserver).unwrap();
     assert_eq!((out.value, out.best_move), (MaxScore(1), Some(1)));
     for n in [3, 6, 9, 12] {
         for algo in Algorithm::ALL {
-            let r = solve(&g, &at(n), algo, &SearchOptions::exact());
+            let r = solve(&g, &at(n), algo, &SearchOptions::exact()).unwrap();
             assert_eq!(r.outcome.value, MaxScore(-1), "{n} coins, {algo:?}");
         }
     }
@@ -86,7 +88,7 @@ fn coins() {
 fn trace(tree: &str) -> (i32, Vec<String>, Vec<String>) {
     let s = Tree.parse_position(tree).unwrap();
     let mut t = Trace::new();
-    let out = alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t);
+    let out = alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t).unwrap();
     let pruned = leaf_paths(&Tree, &s, None)
         .iter()
         .map(|p| path_name(p))
@@ -112,7 +114,7 @@ fn alphabeta_traces_on_textbook_trees() {
 fn trace_steps_show_the_window() {
     let s = Tree.parse_position("((3 5 7) (2 9 1))").unwrap();
     let mut t = Trace::new();
-    alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t);
+    alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t).unwrap();
     // Entering the second MIN node, MAX is already assured 3.
     let enter = t.steps.iter().find(|s| s.path == "2").unwrap();
     assert_eq!(enter.node, ply_core::observe::NodeKind::Min);
@@ -142,12 +144,12 @@ fn random_tie_break_is_seeded_and_among_the_best() {
             tie_break: TieBreak::Random(seed),
             ..SearchOptions::exact()
         };
-        let a = alphabeta(&g, &s, &opts, &mut NoObserver);
-        let m = minimax(&g, &s, &opts, &mut NoObserver);
+        let a = alphabeta(&g, &s, &opts, &mut NoObserver).unwrap();
+        let m = minimax(&g, &s, &opts, &mut NoObserver).unwrap();
         assert_eq!(a.value, MaxScore(0));
         assert_eq!(
             a,
-            alphabeta(&g, &s, &opts, &mut NoObserver),
+            alphabeta(&g, &s, &opts, &mut NoObserver).unwrap(),
             "same seed, same answer"
         );
         // Every first move draws in tic-tac-toe, so all nine are candidates.
@@ -163,7 +165,10 @@ fn random_tie_break_is_seeded_and_among_the_best() {
             tie_break: TieBreak::Random(seed),
             ..SearchOptions::exact()
         };
-        assert_eq!(alphabeta(&g, &f, &opts, &mut NoObserver).best_move, Some(4));
+        assert_eq!(
+            alphabeta(&g, &f, &opts, &mut NoObserver).unwrap().best_move,
+            Some(4)
+        );
     }
 }
 
@@ -174,8 +179,8 @@ fn depth_limited_uses_the_evaluation() {
     for d in 0..=4 {
         let opts = SearchOptions::depth(d);
         let (mut sm, mut sa) = (Stats::default(), Stats::default());
-        let m = minimax(&g, &s, &opts, &mut sm);
-        let a = alphabeta(&g, &s, &opts, &mut sa);
+        let m = minimax(&g, &s, &opts, &mut sm).unwrap();
+        let a = alphabeta(&g, &s, &opts, &mut sa).unwrap();
         assert_eq!(m.value, a.value, "depth {d}");
         assert!(sa.nodes <= sm.nodes);
         assert_eq!(sm.max_ply, d);
@@ -187,7 +192,9 @@ fn depth_limited_uses_the_evaluation() {
     }
     // Depth 1: the centre has the most open lines.
     assert_eq!(
-        alphabeta(&g, &s, &SearchOptions::depth(1), &mut NoObserver).best_move,
+        alphabeta(&g, &s, &SearchOptions::depth(1), &mut NoObserver)
+            .unwrap()
+            .best_move,
         Some(4)
     );
 }

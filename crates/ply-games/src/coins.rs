@@ -272,7 +272,8 @@ mod tests {
             for coins in 0..16 {
                 for to_move in [Player::Max, Player::Min] {
                     let s = CoinsState { coins, to_move };
-                    let out = alphabeta(&game, &s, &SearchOptions::exact(), &mut NoObserver);
+                    let out =
+                        alphabeta(&game, &s, &SearchOptions::exact(), &mut NoObserver).unwrap();
                     let expect = if mover_wins(take, coins) { 1 } else { -1 };
                     assert_eq!(
                         out.value.for_player(to_move).0,

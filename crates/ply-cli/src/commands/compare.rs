@@ -21,7 +21,7 @@ impl GameVisitor for Compare<'_> {
         let state = setup(&game, &a.game)?;
         let mut rows = Vec::new();
         for (algo, opts) in comparison_set(a.depth, a.tt_mb) {
-            let (out, stats, elapsed) = run_search(&game, &state, algo, &opts, true);
+            let (out, stats, elapsed) = run_search(&game, &state, algo, &opts, true)?;
             let d = f64::from(stats.max_ply.max(1));
             let ebf = (stats.nodes as f64).powf(1.0 / d);
             rows.push((describe(algo, &opts), out, stats, elapsed, ebf));

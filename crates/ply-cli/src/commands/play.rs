@@ -102,7 +102,7 @@ impl<G: Notation + Searchable> Engine<G> {
                     &mut ply_core::observe::NoObserver,
                     &mut |_, _| {},
                 );
-                if let Some(solved) = solved {
+                if let Ok(solved) = solved {
                     let (r, best, pv) = (solved.result, solved.best_move, solved.pv);
                     let score = r.value.for_player(game.to_move(state)).0;
                     let note = game
@@ -119,6 +119,10 @@ impl<G: Notation + Searchable> Engine<G> {
                         report_iteration(game, state, it);
                     }
                 });
+                let out = match out {
+                    Ok(out) => out,
+                    Err(e) => return (None, e.to_string()),
+                };
                 let said = format!(
                     "estimate {} (the exact solve did not finish in time), line {}",
                     score_text(out.value),
@@ -132,6 +136,10 @@ impl<G: Notation + Searchable> Engine<G> {
                         report_iteration(game, state, it);
                     }
                 });
+                let out = match out {
+                    Ok(out) => out,
+                    Err(e) => return (None, e.to_string()),
+                };
                 let said = format!(
                     "value {} ({}), line {}",
                     score_text(out.value),

@@ -90,7 +90,7 @@ fn run_batch<G: Notation + Searchable>(
         // public solver does); no observer, so none slows the search.
         let nodes_before = engine.nodes;
         let start = Instant::now();
-        let r = solve_score(&mut engine, game, &state, weak, &mut NoObserver);
+        let r = solve_score(&mut engine, game, &state, weak, &mut NoObserver)?;
         let us = start.elapsed().as_secs_f64() * 1e6;
         let nodes = engine.nodes - nodes_before;
         let score = r.value.for_player(game.to_move(&state)).0;
@@ -186,7 +186,7 @@ pub fn run_search<G: Notation + Searchable>(
     algo: Algorithm,
     opts: &SearchOptions,
     quiet: bool,
-) -> (Outcome<G::Move>, Stats, Duration) {
+) -> Result<(Outcome<G::Move>, Stats, Duration), CliError> {
     let mut observer = (Stats::default(), Progress::new(!quiet));
     let start = Instant::now();
     let out = match algo {
@@ -199,7 +199,7 @@ pub fn run_search<G: Notation + Searchable>(
     };
     let elapsed = start.elapsed();
     observer.1.finish();
-    (out, observer.0, elapsed)
+    Ok((out?, observer.0, elapsed))
 }
 
 /// Runs expectiminimax with statistics and progress.
@@ -287,7 +287,7 @@ impl GameVisitor for Solve<'_> {
         };
         match plan {
             Plan::Search(algo, opts) => {
-                let (out, stats, elapsed) = run_search(&game, &state, algo, &opts, quiet);
+                let (out, stats, elapsed) = run_search(&game, &state, algo, &opts, quiet)?;
                 let best = out.best_move.map(|m| game.format_move(&state, m));
                 let pv = crate::output::line(&game, &state, &out.pv);
                 if a.game.json {
@@ -369,8 +369,7 @@ impl GameVisitor for Solve<'_> {
                             eprintln!("score window [{lo}, {hi}]");
                         }
                     },
-                )
-                .expect("a search without a budget always finishes");
+                )?;
                 let (r, best, pv) = (solved.result, solved.best_move, solved.pv);
                 let elapsed = start.elapsed();
                 observer.1.finish();
@@ -586,7 +585,7 @@ impl GameVisitor for Analyze<'_> {
                 let mut moves = Vec::new();
                 for &m in &legal {
                     let child = game.play(&state, m);
-                    let r = solve_score(&mut engine, &game, &child, weak, &mut stats);
+                    let r = solve_score(&mut engine, &game, &child, weak, &mut stats)?;
                     moves.push((m, r.value, r.value.for_player(mover).0));
                 }
                 moves.sort_by_key(|&(_, _, s)| std::cmp::Reverse(s));
@@ -671,7 +670,7 @@ fn analyze_search<G: Notation + Searchable>(
     opts: &SearchOptions,
     as_json: bool,
 ) -> CliResult {
-    let result = analyze(game, state, algo, opts);
+    let result = analyze(game, state, algo, opts)?;
     if as_json {
         let moves: Vec<_> = result
             .moves

@@ -53,7 +53,7 @@ pub fn run(args: &TraceArgs) -> CliResult {
             } else {
                 Algorithm::AlphaBeta
             };
-            let out = a.run(&Tree, &state, &SearchOptions::exact(), &mut trace);
+            let out = a.run(&Tree, &state, &SearchOptions::exact(), &mut trace)?;
             (a.name().to_string(), score_json(out.value))
         }
         AlgoArg::Expectiminimax => {

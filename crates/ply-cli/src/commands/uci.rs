@@ -388,7 +388,8 @@ fn search(
         }
     }
     let best = outcome
-        .best_move
+        .ok()
+        .and_then(|o| o.best_move)
         .map_or_else(|| "0000".to_string(), |m| game.format_move(state, m));
     send(&format!("bestmove {best}"));
     engine

@@ -4,7 +4,8 @@
 //! window (-inf, +inf) at the root, moves in the game's order, a cut as soon
 //! as alpha >= beta, no table. That is what the published node counts
 //! measure (18,297 on empty tic-tac-toe). Each engine feature is a named
-//! block below, switched on by its option, with the reason it is safe:
+//! step of the node function ([`Searcher::node`]), switched on by its
+//! option, with the reason it is safe:
 //!
 //! - **transposition table** (`tt_mb`): a position met again returns what
 //!   was learned the first time, when that is enough to decide the node;
@@ -13,13 +14,19 @@
 //! - **principal-variation search** (`pvs`): after the first move, prove
 //!   with a null window that the others are no better, and only re-search
 //!   when one is;
-//! - **distance-to-end scores** (`fast_win`): the quickest win, the slowest loss.
+//! - **distance-to-end scores** (`fast_win`): the quickest win, the slowest loss;
+//! - the game's **solver shortcuts** (`shortcuts`) and, with a depth limit,
+//!   the **engine hooks** (quiescence, null move, reductions, futility,
+//!   check extensions, repetition draws).
 //!
 //! Fail-soft: a node returns the best value it saw even outside its window,
 //! which proves the same bound as fail-hard but a tighter one.
 //!
 //! Internally every value is a [`MoverScore`]; the observer sees MAX-view
 //! values and windows through the one conversion in [`crate::score`].
+//! A search that must stop (its budget ran out, or it met a chance node)
+//! returns an [`SearchError`] that travels up the tree by `?`; each node tells
+//! the observer it exits in one place, whatever happened.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,9 +34,11 @@ use std::time::Instant;
 
 use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts, sort_by_priority};
 use crate::observe::Observer;
-use crate::score::{MaxScore, MoverScore, Window, distance_to_node, distance_to_root, is_decided};
+use crate::score::{
+    MaxScore, MoverScore, Player, Window, distance_to_node, distance_to_root, is_decided,
+};
 use crate::search::tt::{Bound, COMPLETE, TransTable};
-use crate::search::{Outcome, PvTable, RootTies, Scoring, SearchOptions, TieBreak};
+use crate::search::{Outcome, RootTies, Scoring, SearchError, SearchOptions, TieBreak};
 
 /// When to give up: checked every [`CHECK_INTERVAL`] nodes.
 #[derive(Clone, Copy, Default)]
@@ -42,14 +51,13 @@ pub struct Budget<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
+/// What a node returns: its value for the player to move, and whether that
+/// value is proven (does not depend on the depth limit).
+type NodeResult = Result<(MoverScore, bool), SearchError>;
+
 /// Nodes between looks at the clock: rare enough to cost nothing, frequent
 /// enough (well under a millisecond) to stop on time.
 const CHECK_INTERVAL: u64 = 1024;
-
-/// Killer moves kept per ply: the latest refutation at that ply. One slot:
-/// on tic-tac-toe a second one sent the search into more nodes than plain
-/// alpha-beta on some positions.
-const KILLERS: usize = 1;
 
 /// The largest history bonus, reached at this many plies of remaining depth.
 const HISTORY_DEPTH_CAP: u32 = 20;
@@ -85,20 +93,42 @@ fn lmr_reduction(depth: u32, index: usize) -> u32 {
 /// out long before in any real game).
 const MAX_QUIESCENCE_PLY: u32 = 200;
 
+/// One ply's working data, kept from search to search in the engine's
+/// stack: per-ply state in one place, indexed by the distance from the root.
+struct Frame<M> {
+    /// The moves being searched at this ply (one allocation reused).
+    moves: Vec<M>,
+    /// The same moves in the game's natural order (after the solver
+    /// shortcuts' narrowing): the table stores a best move as its index here.
+    natural: Vec<M>,
+    /// The killer move: the latest refutation at this ply. One slot: on
+    /// tic-tac-toe a second one sent the search into more nodes than plain
+    /// alpha-beta on some positions.
+    killer: Option<M>,
+    /// The best line found so far from the node at this ply (the
+    /// triangular principal-variation table, one row a ply).
+    pv: Vec<M>,
+}
+
+impl<M> Default for Frame<M> {
+    fn default() -> Self {
+        Frame {
+            moves: Vec::new(),
+            natural: Vec::new(),
+            killer: None,
+            pv: Vec::new(),
+        }
+    }
+}
+
 /// What an engine keeps between searches: the table, the killer moves and
 /// the history scores, which make the next search (the next iteration, the
 /// next move of a game) faster.
 pub struct Engine<M> {
     options: SearchOptions,
     tt: Option<Arc<TransTable>>,
-    killers: Vec<[Option<M>; KILLERS]>,
     history: Vec<u32>,
-    moves: Vec<Vec<M>>,
-    /// Each ply's moves in the game's natural order (after the solver
-    /// shortcuts' narrowing): the table
-    /// stores a best move as its index there.
-    natural: Vec<Vec<M>>,
-    pv: PvTable<M>,
+    stack: Vec<Frame<M>>,
     /// Nodes visited over the engine's life (the node budget counts these).
     pub nodes: u64,
     /// The deepest ply reached (quiescence included) since it was last reset.
@@ -114,21 +144,16 @@ pub struct Engine<M> {
 impl<M: Copy + Eq> Engine<M> {
     /// An engine with `options`; allocates the table once, at its full size.
     pub fn new<G: Evaluation<Move = M>>(game: &G, options: &SearchOptions) -> Self {
+        let slots = if options.ordering {
+            game.history_slots()
+        } else {
+            0
+        };
         Engine {
             options: *options,
             tt: (options.tt_mb > 0).then(|| Arc::new(TransTable::new(options.tt_mb))),
-            killers: Vec::new(),
-            history: vec![
-                0;
-                if options.ordering {
-                    game.history_slots()
-                } else {
-                    0
-                }
-            ],
-            moves: Vec::new(),
-            natural: Vec::new(),
-            pv: PvTable::new(),
+            history: vec![0; slots],
+            stack: Vec::new(),
             nodes: 0,
             seldepth: 0,
             variant: 0,
@@ -144,11 +169,8 @@ impl<M: Copy + Eq> Engine<M> {
         Engine {
             options: self.options,
             tt: self.tt.clone(),
-            killers: Vec::new(),
             history: vec![0; self.history.len()],
-            moves: Vec::new(),
-            natural: Vec::new(),
-            pv: PvTable::new(),
+            stack: Vec::new(),
             nodes: 0,
             seldepth: 0,
             variant,
@@ -187,13 +209,40 @@ impl<M: Copy + Eq> Engine<M> {
         if let Some(tt) = &self.tt {
             tt.clear();
         }
-        self.killers.clear();
+        self.stack.iter_mut().for_each(|f| f.killer = None);
         self.history.iter_mut().for_each(|h| *h = 0);
     }
 
+    /// Makes room for ply `p` and the one below it, and starts ply `p`'s
+    /// principal variation empty.
+    #[inline]
+    fn pv_clear(&mut self, p: usize) {
+        if self.stack.len() <= p + 1 {
+            self.stack.resize_with(p + 2, Frame::default);
+        }
+        self.stack[p].pv.clear();
+    }
+
+    /// `mv` is the new best move at ply `p`: its line becomes `mv`, then
+    /// the line of the child below.
+    #[inline]
+    fn pv_update(&mut self, p: usize, mv: M) {
+        let (head, tail) = self.stack.split_at_mut(p + 1);
+        let line = &mut head[p].pv;
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0].pv);
+    }
+
+    /// The best line from the root of the last search.
+    fn root_line(&self) -> Vec<M> {
+        self.stack.first().map_or(Vec::new(), |f| f.pv.clone())
+    }
+
     /// Searches `state` to `depth` plies (`None`: to the end), scoring as
-    /// `engine_scoring` says (see [`Scoring`]). `None` when the budget ran out first.
-    pub fn search<G: Evaluation + Shortcuts + EngineHooks + Chance<Move = M>, O: Observer>(
+    /// `engine_scoring` says (see [`Scoring`]). [`SearchError::Stopped`] when the
+    /// budget ran out first.
+    pub fn search<G, O>(
         &mut self,
         game: &G,
         state: &G::State,
@@ -201,16 +250,13 @@ impl<M: Copy + Eq> Engine<M> {
         engine_scoring: bool,
         budget: &Budget,
         observer: &mut O,
-    ) -> Option<Outcome<M>> {
-        self.search_window(
-            game,
-            state,
-            depth,
-            engine_scoring,
-            (MoverScore::NEG_INF, MoverScore::INF),
-            budget,
-            observer,
-        )
+    ) -> Result<Outcome<M>, SearchError>
+    where
+        G: Evaluation<Move = M> + Shortcuts + EngineHooks + Chance,
+        O: Observer,
+    {
+        let window = (MoverScore::NEG_INF, MoverScore::INF);
+        self.search_window(game, state, depth, engine_scoring, window, budget, observer)
     }
 
     /// [`Engine::search`] with a root window `(alpha, beta)` from the view of
@@ -219,10 +265,7 @@ impl<M: Copy + Eq> Engine<M> {
     /// window `(v, v + 1)` answers "is the value above v?" cheaply: the
     /// building block of solving by the score ([`crate::search::score_search`]).
     #[allow(clippy::too_many_arguments)]
-    pub fn search_window<
-        G: Evaluation + Shortcuts + EngineHooks + Chance<Move = M>,
-        O: Observer,
-    >(
+    pub fn search_window<G, O>(
         &mut self,
         game: &G,
         state: &G::State,
@@ -231,7 +274,11 @@ impl<M: Copy + Eq> Engine<M> {
         window: (MoverScore, MoverScore),
         budget: &Budget,
         observer: &mut O,
-    ) -> Option<Outcome<M>> {
+    ) -> Result<Outcome<M>, SearchError>
+    where
+        G: Evaluation<Move = M> + Shortcuts + EngineHooks + Chance,
+        O: Observer,
+    {
         let mut options = self.options;
         options.depth = depth;
         // A new root ages the table; the iterations of iterative deepening
@@ -247,90 +294,68 @@ impl<M: Copy + Eq> Engine<M> {
                 self.last_root = Some(root);
             }
         }
+        let mut s = Searcher::<G, O, true> {
+            game,
+            observer,
+            scoring: Scoring::new(&options, engine_scoring),
+            limit: options.ply_limit(),
+            f: Features::resolve::<G>(&options),
+            engine: self,
+            budget,
+        };
         // Two compilations of the search: with a depth limit, and to the
         // end (where the depth-limited machinery, from quiescence to
         // futility pruning, is compiled out of every node).
-        let run = if options.depth.is_some() {
-            Self::run_root::<G, O, true>
-        } else {
-            Self::run_root::<G, O, false>
-        };
-        run(
-            self,
-            game,
-            state,
-            &options,
-            engine_scoring,
-            window,
-            budget,
-            observer,
-        )
+        match (options.tie_break, options.depth.is_some()) {
+            (TieBreak::First, true) => s.root(state, window),
+            (TieBreak::First, false) => s.unlimited().root(state, window),
+            (TieBreak::Random(seed), true) => s.random_root(state, seed),
+            (TieBreak::Random(seed), false) => s.unlimited().random_root(state, seed),
+        }
     }
+}
 
-    /// [`Engine::search_window`] from the root, after the table is aged,
-    /// compiled for a search with a depth limit (`LIMITED`) or without.
-    #[allow(clippy::too_many_arguments)]
-    fn run_root<
-        G: Evaluation + Shortcuts + EngineHooks + Chance<Move = M>,
-        O: Observer,
-        const LIMITED: bool,
-    >(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        options: &SearchOptions,
-        engine_scoring: bool,
-        window: (MoverScore, MoverScore),
-        budget: &Budget,
-        observer: &mut O,
-    ) -> Option<Outcome<M>> {
-        let mut s = Searcher::<G, O, LIMITED> {
-            game,
-            observer,
-            scoring: Scoring::new(options, engine_scoring),
-            limit: options.ply_limit(),
-            quiescence: options.quiescence,
-            null_move: options.null_move && options.depth.is_some(),
-            reductions: options.reductions && options.depth.is_some(),
-            check_extension: options.check_extension && options.depth.is_some(),
-            futility: if options.futility && options.depth.is_some() {
-                options.futility_margin.or(G::TUNING.futility_margin)
+/// The engine features of one search, resolved once from its options and
+/// the game's tuning: the node function reads plain flags.
+#[derive(Clone, Copy, Debug)]
+struct Features {
+    quiescence: bool,
+    null_move: bool,
+    reductions: bool,
+    check_extension: bool,
+    /// The futility margin, when futility pruning is on.
+    futility: Option<i32>,
+    /// Score repeated positions as draws.
+    repetition: bool,
+    ordering: bool,
+    killers: bool,
+    pvs: bool,
+    tt_exact_depth: bool,
+    shortcuts: bool,
+}
+
+impl Features {
+    /// The features `o` asks for; those of depth-limited play only with a
+    /// depth limit.
+    fn resolve<G: EngineHooks>(o: &SearchOptions) -> Self {
+        let limited = o.depth.is_some();
+        Features {
+            quiescence: o.quiescence,
+            null_move: o.null_move && limited,
+            reductions: o.reductions && limited,
+            check_extension: o.check_extension && limited,
+            futility: if o.futility && limited {
+                o.futility_margin.or(G::TUNING.futility_margin)
             } else {
                 None
             },
-            repetition: options.futility && options.depth.is_some(),
-            ordering: options.ordering,
-            pvs: options.pvs,
-            tt_exact_depth: options.tt_exact_depth,
-            shortcuts: options.shortcuts,
-            killers: !options.no_killers,
-            engine: self,
-            budget,
-            aborted: false,
-        };
-        let player = game.to_move(state);
-        let outcome = match options.tie_break {
-            TieBreak::First => {
-                let depth = s.limit;
-                let (v, proven) = s.search(state, 0, depth, None, false, window.0, window.1);
-                if s.aborted {
-                    return None;
-                }
-                let score = v.to_max(player);
-                let (value, distance) = s.scoring.report(score);
-                let mut pv = s.engine.pv.line(0).to_vec();
-                s.extend_pv(state, &mut pv);
-                Outcome {
-                    value,
-                    best_move: pv.first().copied(),
-                    pv,
-                    distance,
-                    proven,
-                }
-            }
-            TieBreak::Random(seed) => s.random_root(state, seed)?,
-        };
-        Some(outcome)
+            repetition: o.repetition && limited,
+            ordering: o.ordering,
+            killers: !o.no_killers,
+            pvs: o.pvs,
+            tt_exact_depth: o.tt_exact_depth,
+            shortcuts: o.shortcuts,
+        }
     }
 }
 
@@ -343,74 +368,123 @@ struct Searcher<'a, 'b, G: Evaluation + Shortcuts + EngineHooks + Chance, O, con
     scoring: Scoring,
     /// The root's depth (`u32::MAX`: to the end).
     limit: u32,
-    quiescence: bool,
-    null_move: bool,
-    reductions: bool,
-    check_extension: bool,
-    /// The futility margin, when futility pruning is on.
-    futility: Option<i32>,
-    /// Score repeated positions as draws.
-    repetition: bool,
-    ordering: bool,
-    pvs: bool,
-    tt_exact_depth: bool,
-    shortcuts: bool,
-    killers: bool,
+    f: Features,
     engine: &'a mut Engine<G::Move>,
     budget: &'a Budget<'b>,
-    aborted: bool,
 }
 
-impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITED: bool>
-    Searcher<'_, '_, G, O, LIMITED>
+/// Where a node stands: what the steps of the node function share.
+#[derive(Clone, Copy)]
+struct At {
+    ply: u32,
+    /// Plies left to search (`u32::MAX`: to the end).
+    depth: u32,
+    player: Player,
+    /// The position's table key (0 without a table).
+    key: u64,
+    /// The depth this node is searched to, as the table records it.
+    need: u8,
+    /// The engine's node count before this node: the subtree's size is
+    /// what its table entry cost.
+    nodes_before: u64,
+}
+
+/// What the table says about a node.
+enum Probe {
+    /// Its entry decides the node: return this.
+    Decides((MoverScore, bool)),
+    /// Search on, trying first the stored best move (an index into the
+    /// node's natural move list), if any.
+    Search(Option<u8>),
+}
+
+impl<'a, 'b, G, O, const LIMITED: bool> Searcher<'a, 'b, G, O, LIMITED>
+where
+    G: Evaluation + Shortcuts + EngineHooks + Chance,
+    O: Observer,
 {
+    /// The same search compiled without a depth limit.
+    fn unlimited(self) -> Searcher<'a, 'b, G, O, false> {
+        Searcher {
+            game: self.game,
+            observer: self.observer,
+            scoring: self.scoring,
+            limit: self.limit,
+            f: self.f,
+            engine: self.engine,
+            budget: self.budget,
+        }
+    }
+
+    /// Searches the root with `window` and reads off the outcome.
+    fn root(
+        &mut self,
+        state: &G::State,
+        window: (MoverScore, MoverScore),
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        let player = self.game.to_move(state);
+        let (v, proven) = self.search(state, 0, self.limit, None, false, window.0, window.1)?;
+        let (value, distance) = self.scoring.report(v.to_max(player));
+        let mut pv = self.engine.root_line();
+        self.extend_pv(state, &mut pv);
+        Ok(Outcome {
+            value,
+            best_move: pv.first().copied(),
+            pv,
+            distance,
+            proven,
+        })
+    }
+
+    /// Looks at the budget: the node count, another thread's stop, the clock.
     #[inline]
-    fn check_budget(&mut self) {
+    fn check_budget(&self) -> Result<(), SearchError> {
         let b = self.budget;
         if b.nodes.is_some_and(|n| self.engine.nodes >= n)
             || b.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             || b.deadline.is_some_and(|d| Instant::now() >= d)
         {
-            self.aborted = true;
+            return Err(SearchError::Stopped);
         }
+        Ok(())
     }
 
     /// What every node does on entry, in the search and in quiescence: tell
     /// the observer, count the node (looking at the budget now and then),
     /// start its principal variation empty, note the depth reached.
-    /// Returns the player to move.
     #[inline(always)]
     fn enter_node(
         &mut self,
-        state: &G::State,
         ply: u32,
         index: Option<usize>,
+        player: Player,
         alpha: MoverScore,
         beta: MoverScore,
-    ) -> crate::score::Player {
-        let player = self.game.to_move(state);
-        self.observer.enter(
-            ply,
-            index,
-            player,
-            Some(Window::from_mover(alpha, beta, player)),
-        );
+    ) -> Result<(), SearchError> {
+        let window = Window::from_mover(alpha, beta, player);
+        self.observer.enter(ply, index, player, Some(window));
         self.engine.nodes += 1;
         if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
-            self.check_budget();
+            self.check_budget()?;
         }
-        self.engine.pv.clear(ply as usize);
+        self.engine.pv_clear(ply as usize);
         self.engine.seldepth = self.engine.seldepth.max(ply);
-        player
+        Ok(())
     }
 
-    /// The move buffer of ply `p`, empty (handed back with
-    /// `self.engine.moves[p] = moves` to keep its allocation).
+    /// What every node does on leaving, whatever happened: tell the
+    /// observer the value it returns (0 for an aborted node).
+    #[inline(always)]
+    fn exit_node(&mut self, ply: u32, player: Player, result: &NodeResult) {
+        let v = result.map_or(MoverScore(0), |(v, _)| v);
+        self.observer.exit(ply, v.to_max(player));
+    }
+
+    /// The move buffer of ply `p`, empty. The caller hands it back with
+    /// `self.engine.stack[p].moves = moves`, once, to keep its allocation.
+    #[inline]
     fn take_moves(&mut self, p: usize) -> Vec<G::Move> {
-        if self.engine.moves.len() <= p {
-            self.engine.moves.resize_with(p + 1, Vec::new);
-        }
-        let mut moves = std::mem::take(&mut self.engine.moves[p]);
+        let mut moves = std::mem::take(&mut self.engine.stack[p].moves);
         moves.clear();
         moves
     }
@@ -418,8 +492,8 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
     /// The value of `state` for the player to move, searched `depth` more
     /// plies (`u32::MAX`: to the end), and whether it is proven
     /// (independent of the depth limit). `no_win`: the move here was one
-    /// that [`Shortcuts::forced_moves`](crate::game::Shortcuts::forced_moves) kept, so the mover has no immediate win
-    /// (see [`Shortcuts::FORCED_MOVES_PREVENT_WINS`](crate::game::Shortcuts::FORCED_MOVES_PREVENT_WINS)).
+    /// that [`Shortcuts::forced_moves`] kept, so the mover has no immediate
+    /// win (see [`Shortcuts::FORCED_MOVES_PREVENT_WINS`]).
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -428,417 +502,308 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
         depth: u32,
         index: Option<usize>,
         no_win: bool,
-        mut alpha: MoverScore,
+        alpha: MoverScore,
         beta: MoverScore,
-    ) -> (MoverScore, bool) {
-        if LIMITED && depth == 0 && self.quiescence {
+    ) -> NodeResult {
+        if LIMITED && depth == 0 && self.f.quiescence {
             return self.quiesce(state, ply, index, alpha, beta);
         }
-        let game = self.game;
-        let player = self.enter_node(state, ply, index, alpha, beta);
-        if self.aborted {
-            self.observer.exit(ply, MoverScore(0).to_max(player));
-            return (MoverScore(0), false);
-        }
-        let p = ply as usize;
-        let mut beta_narrow: Option<MoverScore> = None;
-        // The subtree's size is what its table entry cost.
-        let nodes_before = self.engine.nodes - 1;
+        let player = self.game.to_move(state);
+        let result = match self.enter_node(ply, index, player, alpha, beta) {
+            Ok(()) => {
+                let at = At {
+                    ply,
+                    depth,
+                    player,
+                    key: 0,
+                    need: if LIMITED {
+                        depth.min(u32::from(COMPLETE) - 1) as u8
+                    } else {
+                        COMPLETE
+                    },
+                    nodes_before: self.engine.nodes - 1,
+                };
+                self.node(state, at, no_win, alpha, beta)
+            }
+            Err(e) => Err(e),
+        };
+        self.exit_node(ply, player, &result);
+        result
+    }
 
+    /// The node function: a sequence of steps, each of which may settle the
+    /// node. Steps 1 to 6 need no move list; 7 to 11 use the ply's buffer.
+    #[inline(always)]
+    fn node(
+        &mut self,
+        state: &G::State,
+        mut at: At,
+        no_win: bool,
+        alpha: MoverScore,
+        beta: MoverScore,
+    ) -> NodeResult {
+        // Step 1. Chance: alpha-beta has no rule for nature's moves, so it
+        // refuses them rather than treat a die as a player (compiled out
+        // for games without chance).
+        if G::HAS_CHANCE && self.game.is_chance(state) {
+            return Err(SearchError::Chance);
+        }
+        // Step 2. The end of the game, the horizon, a repetition or an
+        // immediate win: the value without a search below.
+        if let Some(settled) = self.settled(state, at, no_win) {
+            return Ok(settled);
+        }
+        // Step 3. The transposition table.
+        let tt_index = match self.probe(state, &mut at, alpha, beta) {
+            Probe::Decides(v) => return Ok(v),
+            Probe::Search(best) => best,
+        };
+        // Step 4. The static evaluation, for the pruning steps below.
+        let in_check = LIMITED
+            && (self.f.null_move || self.f.reductions || self.f.check_extension)
+            && self.game.in_check(state);
+        let eval = self.static_eval(state, at, in_check);
+        // Step 5. Reverse futility pruning.
+        if let Some(v) = self.reverse_futility(at, alpha, beta, eval) {
+            return Ok((v, false));
+        }
+        // Step 6. Null-move pruning.
+        if let Some(v) = self.null_move(state, at, in_check, alpha, beta, eval, tt_index)? {
+            return Ok((v, false));
+        }
+        // Steps 7 to 11 list, order and search the moves in this ply's
+        // buffer, handed back here whatever they return.
+        let p = at.ply as usize;
+        let mut moves = self.take_moves(p);
+        let node = Node {
+            at,
+            in_check,
+            eval,
+            tt_index,
+        };
+        let result = self.expand(state, &node, &mut moves, alpha, beta);
+        self.engine.stack[p].moves = moves;
+        result
+    }
+
+    /// Step 2: a value without a search below, if the node has one.
+    #[inline(always)]
+    fn settled(&mut self, state: &G::State, at: At, no_win: bool) -> Option<(MoverScore, bool)> {
+        let (game, ply) = (self.game, at.ply);
+        // The end of the game is scored by its utility; the horizon (the
+        // depth limit) by the evaluation.
         let terminal = game.is_terminal(state);
-        if terminal || (LIMITED && depth == 0) {
+        if terminal || (LIMITED && at.depth == 0) {
             let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
-            self.observer.exit(ply, v);
-            return (v.for_player(player), terminal);
+            return Some((v.for_player(at.player), terminal));
         }
-
-        // A repeated position: a draw, as far as the search is concerned.
-        if LIMITED && self.repetition && ply > 0 && game.is_repetition(state) {
+        // A repeated position: a draw, as far as the search is concerned
+        // (whoever could repeat once can repeat again).
+        if LIMITED && self.f.repetition && ply > 0 && game.is_repetition(state) {
             self.observer.leaf(ply, MaxScore::ZERO, false);
-            self.observer.exit(ply, MaxScore::ZERO);
-            return (MoverScore(0), false);
+            return Some((MoverScore(0), false));
         }
-
         // Solver shortcut: a move that wins at once decides the node (it is
         // the best possible result), with no search below it.
-        if self.shortcuts
+        if self.f.shortcuts
             && !no_win
             && let Some((mv, raw)) = game.immediate_win(state)
         {
             let v = self.scoring.decided(raw, ply + 1);
             if ply == 0 {
-                self.engine.pv.update(0, mv);
+                self.engine.pv_update(0, mv);
             }
             self.observer.leaf(ply, v, true);
-            self.observer.exit(ply, v);
-            return (v.for_player(player), true);
+            return Some((v.for_player(at.player), true));
         }
+        None
+    }
 
-        // The depth this node is searched to, as the table records it.
-        let need = if !LIMITED {
-            COMPLETE
-        } else {
-            depth.min(u32::from(COMPLETE) - 1) as u8
+    /// Step 3: a result for this position from elsewhere in the tree is as
+    /// good as searching it again when it was searched at least as deep
+    /// (or to the end) and its bound decides this window. Never at the
+    /// root, which must produce a move. Sets the node's key.
+    #[inline(always)]
+    fn probe(
+        &mut self,
+        state: &G::State,
+        at: &mut At,
+        alpha: MoverScore,
+        beta: MoverScore,
+    ) -> Probe {
+        let Some(tt) = &self.engine.tt else {
+            return Probe::Search(None);
         };
-
-        // Transposition table: a result for this position from elsewhere in
-        // the tree is as good as searching it again when it was searched at
-        // least as deep (or to the end) and its bound decides this window.
-        // Never at the root, which must produce a move.
-        let mut tt_index = None;
-        let mut key = 0;
-        if let Some(tt) = &self.engine.tt {
-            key = game.hash_key(state);
-            let entry = tt.probe(key);
-            self.observer.tt_probe(ply, entry.is_some());
-            if let Some(e) = entry {
-                tt_index = e.best;
-                let deep_enough = if self.tt_exact_depth {
-                    e.depth == need
-                } else {
-                    e.depth >= need
-                };
-                if ply > 0 && deep_enough {
-                    let s = MoverScore(if self.scoring.distance {
-                        distance_to_root(e.score, ply)
-                    } else {
-                        e.score
-                    });
-                    let decides = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s >= beta,
-                        Bound::Upper => s <= alpha,
-                    };
-                    if decides {
-                        self.observer.tt_cutoff(ply);
-                        self.observer.exit(ply, s.to_max(player));
-                        return (s, e.depth == COMPLETE);
-                    }
-                }
-            }
-        }
-
-        let in_check = LIMITED
-            && (self.null_move || self.reductions || self.check_extension)
-            && game.in_check(state);
-        let null_window = beta.0 - alpha.0 == 1;
-        // The static evaluation, for the pruning decisions below (not in
-        // check, where it means little, nor at the root).
-        let static_eval =
-            if ply > 0 && !in_check && LIMITED && (self.null_move || self.futility.is_some()) {
-                Some(
-                    self.scoring
-                        .leaf(game, state, false, ply)
-                        .for_player(player),
-                )
+        at.key = self.game.hash_key(state);
+        let entry = tt.probe(at.key);
+        self.observer.tt_probe(at.ply, entry.is_some());
+        let Some(e) = entry else {
+            return Probe::Search(None);
+        };
+        let deep_enough = if self.f.tt_exact_depth {
+            e.depth == at.need
+        } else {
+            e.depth >= at.need
+        };
+        if at.ply > 0 && deep_enough {
+            let s = MoverScore(if self.scoring.distance {
+                distance_to_root(e.score, at.ply)
             } else {
-                None
+                e.score
+            });
+            let decides = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
             };
-
-        // Reverse futility pruning: a few plies from the horizon, a quiet
-        // position that stands a margin per ply above beta is not going to
-        // fall below it: take the evaluation.
-        if let (Some(margin), Some(eval)) = (self.futility, static_eval)
-            && null_window
-            && depth <= FUTILITY_DEPTH
-            && !is_decided(beta.0)
-            && eval.0 - margin * depth as i32 >= beta.0
-        {
-            self.observer.exit(ply, eval.to_max(player));
-            return (eval, false);
+            if decides {
+                self.observer.tt_cutoff(at.ply);
+                return Probe::Decides((s, e.depth == COMPLETE));
+            }
         }
+        Probe::Search(e.best)
+    }
 
-        // Null-move pruning: let the opponent move twice. If a shallower
-        // search still fails high, a real move would too (the null-move
-        // observation: a move is almost always better than none), so the
-        // node is cut without searching its moves. Not at the root, not
-        // in the principal variation (a null window here means "not PV"),
-        // not in check, not near decided scores, and only where the game
-        // says passing is safe (not in chess pawn endings: zugzwang).
-        if LIMITED
-            && self.null_move
-            && ply > 0
-            && depth >= NULL_MOVE_MIN_DEPTH
+    /// Step 4: the static evaluation, for reverse futility and null-move
+    /// pruning; not in check, where it means little, nor at the root.
+    #[inline(always)]
+    fn static_eval(&self, state: &G::State, at: At, in_check: bool) -> Option<MoverScore> {
+        let wanted = LIMITED && (self.f.null_move || self.f.futility.is_some());
+        if !wanted || at.ply == 0 || in_check {
+            return None;
+        }
+        let v = self.scoring.leaf(self.game, state, false, at.ply);
+        Some(v.for_player(at.player))
+    }
+
+    /// Step 5: a few plies from the horizon, a quiet position that stands a
+    /// margin per ply above beta is not going to fall below it: take the
+    /// evaluation. Only off the principal variation (a null window).
+    #[inline(always)]
+    fn reverse_futility(
+        &self,
+        at: At,
+        alpha: MoverScore,
+        beta: MoverScore,
+        eval: Option<MoverScore>,
+    ) -> Option<MoverScore> {
+        let (Some(margin), Some(eval)) = (self.f.futility, eval) else {
+            return None;
+        };
+        let null_window = beta.0 - alpha.0 == 1;
+        (null_window
+            && at.depth <= FUTILITY_DEPTH
+            && !is_decided(beta.0)
+            && eval.0 - margin * at.depth as i32 >= beta.0)
+            .then_some(eval)
+    }
+
+    /// Step 6: let the opponent move twice. If a shallower search still
+    /// fails high, a real move would too (the null-move observation: a
+    /// move is almost always better than none), so the node is cut without
+    /// searching its moves. Not at the root, not in the principal variation
+    /// (a null window here means "not PV"), not in check, not near decided
+    /// scores, and only where the game says passing is safe (not in chess
+    /// pawn endings: zugzwang).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn null_move(
+        &mut self,
+        state: &G::State,
+        at: At,
+        in_check: bool,
+        alpha: MoverScore,
+        beta: MoverScore,
+        eval: Option<MoverScore>,
+        tt_index: Option<u8>,
+    ) -> Result<Option<MoverScore>, SearchError> {
+        if !(LIMITED
+            && self.f.null_move
+            && at.ply > 0
+            && at.depth >= NULL_MOVE_MIN_DEPTH
             && !in_check
-            && null_window
+            && beta.0 - alpha.0 == 1
             && !is_decided(beta.0)
-            && static_eval.is_some_and(|e| e >= beta)
-            && let Some(passed) = game.null_move(state)
+            && eval.is_some_and(|e| e >= beta))
         {
-            let r = if depth >= 7 { 3 } else { 2 };
-            let (v, _) = self.search(&passed, ply + 1, depth - 1 - r, None, false, -beta, -alpha);
-            let v = -v;
-            if self.aborted {
-                self.observer.exit(ply, MoverScore(0).to_max(player));
-                return (MoverScore(0), false);
-            }
-            if v >= beta {
-                // A null-move bound is not a proof of a mate.
-                let v = if is_decided(v.0) { beta } else { v };
-                if let Some(tt) = &self.engine.tt {
-                    tt.store_as(
-                        key,
-                        v.0,
-                        need,
-                        Bound::Lower,
-                        tt_index.map(usize::from),
-                        self.engine.nodes - nodes_before,
-                        self.engine.variant > 0,
-                    );
-                }
-                self.observer.exit(ply, v.to_max(player));
-                return (v, false);
-            }
+            return Ok(None);
         }
+        let Some(passed) = self.game.null_move(state) else {
+            return Ok(None);
+        };
+        let r = if at.depth >= 7 { 3 } else { 2 };
+        let depth = at.depth - 1 - r;
+        let v = -self
+            .search(&passed, at.ply + 1, depth, None, false, -beta, -alpha)?
+            .0;
+        if v < beta {
+            return Ok(None);
+        }
+        // A null-move bound is not a proof of a mate.
+        let v = if is_decided(v.0) { beta } else { v };
+        if let Some(tt) = &self.engine.tt {
+            let cost = self.engine.nodes - at.nodes_before;
+            let index = tt_index.map(usize::from);
+            let helper = self.engine.variant > 0;
+            tt.store_as(at.key, v.0, at.need, Bound::Lower, index, cost, helper);
+        }
+        Ok(Some(v))
+    }
 
-        let mut moves = self.take_moves(p);
-        // Whether the shortcuts narrowed the moves to those worth searching.
-        let mut narrowed = false;
-        match self.list_moves(state, &mut moves) {
+    /// Steps 7 to 11: the moves listed, narrowed, ordered and searched, and
+    /// the result stored.
+    #[inline(always)]
+    fn expand(
+        &mut self,
+        state: &G::State,
+        node: &Node,
+        moves: &mut Vec<G::Move>,
+        alpha: MoverScore,
+        beta: MoverScore,
+    ) -> NodeResult {
+        let at = node.at;
+        // Step 7. The moves: all legal ones, or those the shortcuts keep.
+        let narrowed = match self.list_moves(state, moves) {
             // Solver shortcut: every move loses at once, and the game says
             // how (two plies on). The root keeps its moves: it must still
             // name one.
-            Some(raw) => {
-                if ply > 0 {
-                    self.engine.moves[p] = moves;
-                    let v = self.scoring.decided(raw, ply + 2);
-                    self.observer.leaf(ply, v, true);
-                    self.observer.exit(ply, v);
-                    return (v.for_player(player), true);
-                }
+            Some(raw) if at.ply > 0 => {
+                let v = self.scoring.decided(raw, at.ply + 2);
+                self.observer.leaf(at.ply, v, true);
+                return Ok((v.for_player(at.player), true));
+            }
+            Some(_) => {
                 moves.clear();
-                game.legal_moves(state, &mut moves);
+                self.game.legal_moves(state, moves);
+                false
             }
-            None => narrowed = self.shortcuts,
-        }
-        // Whether the moves below leave the opponent no immediate win.
+            None => self.f.shortcuts,
+        };
+        // Step 8. The window narrowed to what the game proves possible.
+        let (alpha, beta) = match self.exact_window(state, at, narrowed, alpha, beta) {
+            Ok(window) => window,
+            Err(v) => return Ok((v, true)),
+        };
+        // Step 9. The moves in order, the likely best first.
+        let tt_move = self.natural_order(state, at, moves, node.tt_index);
+        self.order(state, moves, at.ply as usize, tt_move);
+        // Step 10. The moves searched.
         let filtered = narrowed && G::FORCED_MOVES_PREVENT_WINS;
-        if narrowed
-            && !self.scoring.decided
-            && let Some((lo, hi)) = game.exact_bounds(state)
-        {
-            // Solver shortcut: the value cannot leave these bounds, so
-            // the window shrinks to them (proven facts, whatever the depth).
-            let (lo, hi) = match player {
-                crate::score::Player::Max => (lo.0, hi.0),
-                crate::score::Player::Min => (-hi.0, -lo.0),
-            };
-            let (mut a, mut b) = (alpha, beta);
-            if a.0 < lo {
-                a = MoverScore(lo);
-            }
-            if b.0 > hi {
-                b = MoverScore(hi);
-            }
-            if a >= b && ply > 0 {
-                self.engine.moves[p] = moves;
-                let v = if alpha.0 < lo { a } else { b };
-                self.observer.exit(ply, v.to_max(player));
-                return (v, true);
-            }
-            // The root keeps the caller's window: narrowed, a move equal
-            // to a bound could not show itself best.
-            if ply > 0 {
-                alpha = a;
-                beta_narrow = Some(b);
-            }
-        }
-        let beta = beta_narrow.unwrap_or(beta);
-        // The moves in their natural order (after the shortcuts' narrowing,
-        // which depends on the position alone): the table names a best move
-        // by its index here. Copied only for nodes that search their moves.
-        let mut tt_move = None;
-        if let Some(tt) = &self.engine.tt {
-            if self.engine.natural.len() <= p {
-                self.engine.natural.resize_with(p + 1, Vec::new);
-            }
-            let natural = &mut self.engine.natural[p];
-            natural.clear();
-            natural.extend_from_slice(&moves);
-            tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
-            // A lone move is searched at once: no time to hide a load.
-            if moves.len() > 1 {
-                for &mv in &moves {
-                    tt.prefetch(game.hash_key(&game.play(state, mv)));
-                }
-            }
-        }
-        self.order(state, &mut moves, p, tt_move);
-
-        let alpha0 = alpha;
-        let mut best = MoverScore::NEG_INF;
-        let mut best_move = None;
-        let mut proven = true;
-        let n = moves.len();
-        let exact = !LIMITED;
-        for (i, &mv) in moves.iter().enumerate() {
-            let child = game.play(state, mv);
-            // Check extension: a forcing move is searched a ply deeper, so
-            // a sequence of checks is not cut off in the middle (bounded:
-            // no deeper than twice the root's depth).
-            let extend = LIMITED
-                && self.check_extension
-                && ply < self.limit.saturating_mul(2)
-                && game.in_check(&child);
-            let child_depth = if exact {
-                depth
-            } else {
-                depth - 1 + u32::from(extend)
-            };
-            // Futility pruning: next to the horizon, a quiet move from a
-            // position a margin per ply below alpha will not reach it.
-            if let (Some(margin), Some(eval)) = (self.futility, static_eval)
-                && i > 0
-                && depth <= FUTILITY_DEPTH
-                && !extend
-                && !is_decided(alpha.0)
-                && eval.0 + margin * depth as i32 <= alpha.0
-                && game.is_quiet(state, mv)
-            {
-                if eval > best {
-                    best = eval;
-                }
-                proven = false;
-                continue;
-            }
-            // Late-move reductions: in a well-ordered list, a quiet move
-            // late in the list rarely turns out best, so it is first
-            // searched shallower; only if it beats alpha is it searched
-            // again at full depth. Never in check, never for checks,
-            // captures, the table's move or the killer.
-            let reduce = if LIMITED
-                && self.reductions
-                && depth >= 3
-                && i >= 3
-                && !in_check
-                && !extend
-                && Some(mv) != tt_move
-                && !self.is_killer(p, mv)
-                && game.is_quiet(state, mv)
-            {
-                lmr_reduction(depth, i)
-            } else {
-                0
-            };
-            // The child searched to `depth` with window (lo, hi), its view.
-            let search_child = |s: &mut Self, depth, lo, hi| {
-                s.search(&child, ply + 1, depth, Some(i), filtered, lo, hi)
-            };
-            let (v, child_proven) = if i == 0 || !self.pvs {
-                let (mut v, mut c) = search_child(self, child_depth - reduce, -beta, -alpha);
-                if reduce > 0 && -v > alpha && !self.aborted {
-                    (v, c) = search_child(self, child_depth, -beta, -alpha);
-                }
-                (-v, c)
-            } else {
-                // Principal-variation search: the first move is probably
-                // best, so prove the others no better with a null window
-                // (cheap), and search again in full only if one is. Same
-                // value: the re-search restores the exact window.
-                let null = MoverScore(-alpha.0 - 1);
-                let (mut v, mut c) = search_child(self, child_depth - reduce, null, -alpha);
-                if reduce > 0 && -v > alpha && !self.aborted {
-                    (v, c) = search_child(self, child_depth, null, -alpha);
-                }
-                let v = -v;
-                if v > alpha && v < beta && !self.aborted {
-                    let (v, c) = search_child(self, child_depth, -beta, -alpha);
-                    (-v, c)
-                } else {
-                    (v, c)
-                }
-            };
-            if self.aborted {
-                break;
-            }
-            if v > best {
-                best = v;
-                best_move = Some(mv);
-                if v > alpha {
-                    alpha = v;
-                    self.engine.pv.update(p, mv);
-                }
-            }
-            self.observer.child_value(
-                ply,
-                i,
-                v.to_max(player),
-                best.to_max(player),
-                Some(Window::from_mover(alpha, beta, player)),
-            );
-            // The opponent already has a better alternative elsewhere: no
-            // reply here can bring this node back into the window. The bound
-            // rests on this child alone, so it is proven when the child is.
-            if alpha >= beta {
-                proven = child_proven;
-                if self.ordering {
-                    self.remember_cutoff(state, p, depth, mv);
-                }
-                if i + 1 < n {
-                    self.observer.cutoff(ply, i, n - i - 1);
-                }
-                break;
-            }
-            proven &= child_proven;
-        }
-        if n == 0 {
-            // A game that reports no moves in a non-terminal state: score it
-            // as a leaf rather than return an infinity.
-            best = self
-                .scoring
-                .leaf(game, state, false, ply)
-                .for_player(player);
-            proven = false;
-        }
-        self.engine.moves[p] = moves;
-        if self.aborted {
-            self.observer.exit(ply, MoverScore(0).to_max(player));
-            return (MoverScore(0), false);
-        }
-
-        if let Some(tt) = &self.engine.tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best <= alpha0 {
-                Bound::Upper
-            } else {
-                Bound::Exact
-            };
-            let score = if self.scoring.distance {
-                distance_to_node(best.0, ply)
-            } else {
-                best.0
-            };
-            let depth = if proven { COMPLETE } else { need };
-            // After a fail-low every move was refuted: none is known best.
-            let mv = if bound == Bound::Upper {
-                None
-            } else {
-                best_move.and_then(|b| self.engine.natural[p].iter().position(|&m| m == b))
-            };
-            tt.store_as(
-                key,
-                score,
-                depth,
-                bound,
-                mv,
-                self.engine.nodes - nodes_before,
-                self.engine.variant > 0,
-            );
-        }
-        self.observer.exit(ply, best.to_max(player));
-        (best, proven)
+        let best = self.move_loop(state, node, moves, tt_move, filtered, alpha, beta)?;
+        // Step 11. The result remembered.
+        self.store(at, &best, beta);
+        Ok((best.value, best.proven))
     }
 
-    /// Appends the moves the search lists at a node, in the game's
+    /// Step 7: appends the moves the search lists at a node, in the game's
     /// natural order: every legal move, or with the solver shortcuts those
-    /// [`Shortcuts::forced_moves`](crate::game::Shortcuts::forced_moves) keeps. A best move in the table is an index
-    /// into this list. `Some(value)` (shortcuts only): every move loses at
-    /// once, with this value, and the list is unspecified.
+    /// [`Shortcuts::forced_moves`] keeps. A best move in the table is an
+    /// index into this list. `Some(value)` (shortcuts only): every move
+    /// loses at once, with this value, and the list is unspecified.
     #[inline]
     fn list_moves(&self, state: &G::State, moves: &mut Vec<G::Move>) -> Option<MaxScore> {
-        if self.shortcuts {
+        if self.f.shortcuts {
             self.game.forced_moves(state, moves)
         } else {
             self.game.legal_moves(state, moves);
@@ -846,8 +811,72 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
         }
     }
 
-    /// Move ordering: what is likely best first. Any order gives the same
-    /// value; a good one makes cutoffs come on the first move.
+    /// Step 8: the value cannot leave the game's exact bounds, so the
+    /// window shrinks to them (proven facts, whatever the depth). `Err`:
+    /// the bounds alone decide the node, with this value. The root keeps
+    /// the caller's window: narrowed, a move equal to a bound could not
+    /// show itself best.
+    #[inline(always)]
+    fn exact_window(
+        &self,
+        state: &G::State,
+        at: At,
+        narrowed: bool,
+        alpha: MoverScore,
+        beta: MoverScore,
+    ) -> Result<(MoverScore, MoverScore), MoverScore> {
+        if !narrowed || self.scoring.decided {
+            return Ok((alpha, beta));
+        }
+        let Some((lo, hi)) = self.game.exact_bounds(state) else {
+            return Ok((alpha, beta));
+        };
+        let (lo, hi) = match at.player {
+            Player::Max => (lo.0, hi.0),
+            Player::Min => (-hi.0, -lo.0),
+        };
+        let a = if alpha.0 < lo { MoverScore(lo) } else { alpha };
+        let b = if beta.0 > hi { MoverScore(hi) } else { beta };
+        if a >= b && at.ply > 0 {
+            return Err(if alpha.0 < lo { a } else { b });
+        }
+        if at.ply > 0 {
+            Ok((a, b))
+        } else {
+            Ok((alpha, beta))
+        }
+    }
+
+    /// Step 9a: keeps the moves in their natural order (after the
+    /// shortcuts' narrowing, which depends on the position alone), since
+    /// the table names a best move by its index there, and prefetches the
+    /// children's table entries. Returns the table's move. Only with a
+    /// table, and only for nodes that search their moves.
+    #[inline(always)]
+    fn natural_order(
+        &mut self,
+        state: &G::State,
+        at: At,
+        moves: &[G::Move],
+        tt_index: Option<u8>,
+    ) -> Option<G::Move> {
+        let tt = self.engine.tt.as_ref()?;
+        let natural = &mut self.engine.stack[at.ply as usize].natural;
+        natural.clear();
+        natural.extend_from_slice(moves);
+        let tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
+        // A lone move is searched at once: no time to hide a load.
+        if moves.len() > 1 {
+            let game = self.game;
+            for &mv in moves {
+                tt.prefetch(game.hash_key(&game.play(state, mv)));
+            }
+        }
+        tt_move
+    }
+
+    /// Step 9b, move ordering: what is likely best first. Any order gives
+    /// the same value; a good one makes cutoffs come on the first move.
     fn order(
         &mut self,
         state: &G::State,
@@ -855,7 +884,7 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
         ply: usize,
         tt_move: Option<G::Move>,
     ) {
-        if self.ordering {
+        if self.f.ordering {
             let game = self.game;
             // History heuristic: moves that often refuted elsewhere, first.
             if !self.engine.history.is_empty() {
@@ -865,15 +894,11 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
                         .map_or(0, |i| history[i].min(i32::MAX as u32) as i32)
                 });
             }
-            // Killer moves: what refuted a sibling at this ply probably refutes here.
-            if self.killers
-                && let Some(killers) = self.engine.killers.get(ply)
+            // Killer move: what refuted a sibling at this ply probably refutes here.
+            if let Some(k) = self.killer(ply)
+                && let Some(pos) = moves.iter().position(|&m| m == k)
             {
-                for k in killers.iter().rev().flatten() {
-                    if let Some(pos) = moves.iter().position(|m| m == k) {
-                        moves[..=pos].rotate_right(1);
-                    }
-                }
+                moves[..=pos].rotate_right(1);
             }
             // The game's own hints come last and are a stable sort: they
             // decide, and killers and history only break their ties. (Killers
@@ -894,13 +919,202 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
         }
     }
 
-    fn is_killer(&self, ply: usize, mv: G::Move) -> bool {
-        self.killers
-            && self
-                .engine
-                .killers
-                .get(ply)
-                .is_some_and(|k| k.contains(&Some(mv)))
+    /// The killer move at `ply`, when killers are on.
+    #[inline]
+    fn killer(&self, ply: usize) -> Option<G::Move> {
+        if self.f.killers {
+            self.engine.stack[ply].killer
+        } else {
+            None
+        }
+    }
+
+    /// Step 10: every move searched in order until one cuts the node off.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn move_loop(
+        &mut self,
+        state: &G::State,
+        node: &Node,
+        moves: &[G::Move],
+        tt_move: Option<G::Move>,
+        filtered: bool,
+        mut alpha: MoverScore,
+        beta: MoverScore,
+    ) -> Result<Best<G::Move>, SearchError> {
+        let (game, at) = (self.game, node.at);
+        let (ply, p) = (at.ply, at.ply as usize);
+        let mut best = Best {
+            value: MoverScore::NEG_INF,
+            mv: None,
+            proven: true,
+            alpha0: alpha,
+        };
+        let n = moves.len();
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = game.play(state, mv);
+            // Check extension: a forcing move is searched a ply deeper, so
+            // a sequence of checks is not cut off in the middle (bounded:
+            // no deeper than twice the root's depth).
+            let extend = LIMITED
+                && self.f.check_extension
+                && ply < self.limit.saturating_mul(2)
+                && game.in_check(&child);
+            let child_depth = if LIMITED {
+                at.depth - 1 + u32::from(extend)
+            } else {
+                at.depth
+            };
+            // Futility pruning: next to the horizon, a quiet move from a
+            // position a margin per ply below alpha will not reach it.
+            if let (Some(margin), Some(eval)) = (self.f.futility, node.eval)
+                && i > 0
+                && at.depth <= FUTILITY_DEPTH
+                && !extend
+                && !is_decided(alpha.0)
+                && eval.0 + margin * at.depth as i32 <= alpha.0
+                && game.is_quiet(state, mv)
+            {
+                if eval > best.value {
+                    best.value = eval;
+                }
+                best.proven = false;
+                continue;
+            }
+            // Late-move reductions: in a well-ordered list, a quiet move
+            // late in the list rarely turns out best, so it is first
+            // searched shallower; only if it beats alpha is it searched
+            // again at full depth. Never in check, never for checks,
+            // captures, the table's move or the killer.
+            let reduce = if LIMITED
+                && self.f.reductions
+                && at.depth >= 3
+                && i >= 3
+                && !node.in_check
+                && !extend
+                && Some(mv) != tt_move
+                && self.killer(p) != Some(mv)
+                && game.is_quiet(state, mv)
+            {
+                lmr_reduction(at.depth, i)
+            } else {
+                0
+            };
+            let child_at = Child {
+                ply: ply + 1,
+                index: i,
+                depth: child_depth,
+                reduce,
+                filtered,
+            };
+            let (v, child_proven) = self.child(&child, child_at, i == 0, alpha, beta)?;
+            if v > best.value {
+                best.value = v;
+                best.mv = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    self.engine.pv_update(p, mv);
+                }
+            }
+            let window = Window::from_mover(alpha, beta, at.player);
+            let (v_max, best_max) = (v.to_max(at.player), best.value.to_max(at.player));
+            self.observer
+                .child_value(ply, i, v_max, best_max, Some(window));
+            // The opponent already has a better alternative elsewhere: no
+            // reply here can bring this node back into the window. The bound
+            // rests on this child alone, so it is proven when the child is.
+            if alpha >= beta {
+                best.proven = child_proven;
+                if self.f.ordering {
+                    self.remember_cutoff(state, p, at.depth, mv);
+                }
+                if i + 1 < n {
+                    self.observer.cutoff(ply, i, n - i - 1);
+                }
+                break;
+            }
+            best.proven &= child_proven;
+        }
+        if n == 0 {
+            // A game that reports no moves in a non-terminal state: score it
+            // as a leaf rather than return an infinity.
+            let v = self.scoring.leaf(game, state, false, ply);
+            best.value = v.for_player(at.player);
+            best.proven = false;
+        }
+        Ok(best)
+    }
+
+    /// Step 10's re-search ladder: one child's value, from the parent's
+    /// view, searched with the window (alpha, beta).
+    #[inline(always)]
+    fn child(
+        &mut self,
+        child: &G::State,
+        c: Child,
+        first: bool,
+        alpha: MoverScore,
+        beta: MoverScore,
+    ) -> NodeResult {
+        // The child searched to `depth` with window (lo, hi), its own view.
+        let search = |s: &mut Self, depth, lo, hi| {
+            s.search(child, c.ply, depth, Some(c.index), c.filtered, lo, hi)
+        };
+        if first || !self.f.pvs {
+            // A reduced search that beats alpha is not believed: searched
+            // again at full depth.
+            let (mut v, mut proven) = search(self, c.depth - c.reduce, -beta, -alpha)?;
+            if c.reduce > 0 && -v > alpha {
+                (v, proven) = search(self, c.depth, -beta, -alpha)?;
+            }
+            return Ok((-v, proven));
+        }
+        // Principal-variation search: the first move is probably best, so
+        // prove the others no better with a null window (cheap), and search
+        // again in full only if one is. Same value: the re-search restores
+        // the exact window.
+        let null = MoverScore(-alpha.0 - 1);
+        let (mut v, mut proven) = search(self, c.depth - c.reduce, null, -alpha)?;
+        if c.reduce > 0 && -v > alpha {
+            (v, proven) = search(self, c.depth, null, -alpha)?;
+        }
+        let v = -v;
+        if v > alpha && v < beta {
+            let (v, proven) = search(self, c.depth, -beta, -alpha)?;
+            return Ok((-v, proven));
+        }
+        Ok((v, proven))
+    }
+
+    /// Step 11: the node's result goes into the table, with its bound
+    /// against the window it was searched with, and its best move (none
+    /// after a fail-low, where every move was refuted).
+    #[inline(always)]
+    fn store(&mut self, at: At, best: &Best<G::Move>, beta: MoverScore) {
+        let Some(tt) = &self.engine.tt else {
+            return;
+        };
+        let bound = if best.value >= beta {
+            Bound::Lower
+        } else if best.value <= best.alpha0 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let score = if self.scoring.distance {
+            distance_to_node(best.value.0, at.ply)
+        } else {
+            best.value.0
+        };
+        let depth = if best.proven { COMPLETE } else { at.need };
+        let natural = &self.engine.stack[at.ply as usize].natural;
+        let mv = match bound {
+            Bound::Upper => None,
+            _ => best.mv.and_then(|b| natural.iter().position(|&m| m == b)),
+        };
+        let cost = self.engine.nodes - at.nodes_before;
+        let helper = self.engine.variant > 0;
+        tt.store_as(at.key, score, depth, bound, mv, cost, helper);
     }
 
     /// Quiescence search: past the depth limit, only the game's noisy
@@ -915,19 +1129,41 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
         state: &G::State,
         ply: u32,
         index: Option<usize>,
+        alpha: MoverScore,
+        beta: MoverScore,
+    ) -> NodeResult {
+        let player = self.game.to_move(state);
+        let result = match self.enter_node(ply, index, player, alpha, beta) {
+            Ok(()) => self.quiet_node(state, ply, player, alpha, beta),
+            Err(e) => Err(e),
+        };
+        self.exit_node(ply, player, &result);
+        result
+    }
+
+    /// The body of a quiescence node: the end of the game, or the stand-pat
+    /// evaluation and the noisy moves in this ply's buffer (handed back
+    /// here whatever the loop returns).
+    #[inline(always)]
+    fn quiet_node(
+        &mut self,
+        state: &G::State,
+        ply: u32,
+        player: Player,
         mut alpha: MoverScore,
         beta: MoverScore,
-    ) -> (MoverScore, bool) {
+    ) -> NodeResult {
         let game = self.game;
-        let player = self.enter_node(state, ply, index, alpha, beta);
-        let p = ply as usize;
+        if G::HAS_CHANCE && game.is_chance(state) {
+            return Err(SearchError::Chance);
+        }
         let terminal = game.is_terminal(state);
-        if self.aborted || terminal || ply >= MAX_QUIESCENCE_PLY {
+        if terminal || ply >= MAX_QUIESCENCE_PLY {
             let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
-            self.observer.exit(ply, v);
-            return (v.for_player(player), terminal);
+            return Ok((v.for_player(player), terminal));
         }
+        let p = ply as usize;
         let mut moves = self.take_moves(p);
         let mut best = MoverScore::NEG_INF;
         if game.in_check(state) {
@@ -937,27 +1173,39 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
             self.observer.leaf(ply, stand, false);
             best = stand.for_player(player);
             if best >= beta || !game.noisy_moves(state, &mut moves) {
-                self.engine.moves[p] = moves;
-                self.observer.exit(ply, stand);
-                return (best, false);
+                self.engine.stack[p].moves = moves;
+                return Ok((best, false));
             }
             if best > alpha {
                 alpha = best;
             }
         }
         game.order_moves(state, &mut moves);
+        let result = self.noisy_loop(state, ply, &moves, best, alpha, beta);
+        self.engine.stack[p].moves = moves;
+        result
+    }
+
+    /// The quiescence node's moves, searched in order until one cuts off.
+    #[inline(always)]
+    fn noisy_loop(
+        &mut self,
+        state: &G::State,
+        ply: u32,
+        moves: &[G::Move],
+        mut best: MoverScore,
+        mut alpha: MoverScore,
+        beta: MoverScore,
+    ) -> NodeResult {
         let n = moves.len();
         for (i, &mv) in moves.iter().enumerate() {
-            let child = game.play(state, mv);
-            let v = -self.quiesce(&child, ply + 1, Some(i), -beta, -alpha).0;
-            if self.aborted {
-                break;
-            }
+            let child = self.game.play(state, mv);
+            let v = -self.quiesce(&child, ply + 1, Some(i), -beta, -alpha)?.0;
             if v > best {
                 best = v;
                 if v > alpha {
                     alpha = v;
-                    self.engine.pv.update(p, mv);
+                    self.engine.pv_update(ply as usize, mv);
                 }
             }
             if alpha >= beta {
@@ -967,21 +1215,12 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
                 break;
             }
         }
-        self.engine.moves[p] = moves;
-        self.observer.exit(ply, best.to_max(player));
-        (best, false)
+        Ok((best, false))
     }
 
     /// Records a move that caused a cutoff, for the killer and history heuristics.
     fn remember_cutoff(&mut self, state: &G::State, ply: usize, depth: u32, mv: G::Move) {
-        if self.engine.killers.len() <= ply {
-            self.engine.killers.resize(ply + 1, [None; KILLERS]);
-        }
-        let k = &mut self.engine.killers[ply];
-        if k[0] != Some(mv) {
-            k.rotate_right(1);
-            k[0] = Some(mv);
-        }
+        self.engine.stack[ply].killer = Some(mv);
         if let Some(slot) = self.game.history_slot(state, mv)
             && let Some(h) = self.engine.history.get_mut(slot)
         {
@@ -1029,18 +1268,22 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
     /// to the best is proven equal (not merely "no better"), then a seeded
     /// choice among the ties. Scores are integers, so `best - 1` is the
     /// largest window that still separates "equal" from "worse".
-    fn random_root(&mut self, state: &G::State, seed: u64) -> Option<Outcome<G::Move>> {
+    fn random_root(
+        &mut self,
+        state: &G::State,
+        seed: u64,
+    ) -> Result<Outcome<G::Move>, SearchError> {
         let game = self.game;
         let player = game.to_move(state);
         self.observer.enter(0, None, player, Some(Window::FULL));
-        self.engine.pv.clear(0);
+        self.engine.pv_clear(0);
         let terminal = game.is_terminal(state);
         if terminal || self.limit == 0 {
             let v = self.scoring.leaf(game, state, terminal, 0);
             self.observer.leaf(0, v, terminal);
             self.observer.exit(0, v);
             let (value, distance) = self.scoring.report(v);
-            return Some(Outcome {
+            return Ok(Outcome {
                 value,
                 best_move: None,
                 pv: Vec::new(),
@@ -1053,17 +1296,17 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
         let mut best = MoverScore::NEG_INF;
         let mut ties = RootTies::new();
         let mut proven = true;
+        let depth = if self.scoring.exact {
+            self.limit
+        } else {
+            self.limit - 1
+        };
         for (i, &mv) in moves.iter().enumerate() {
             let child = game.play(state, mv);
             let alpha = if best == MoverScore::NEG_INF {
                 best
             } else {
                 MoverScore(best.0 - 1)
-            };
-            let depth = if self.scoring.exact {
-                self.limit
-            } else {
-                self.limit - 1
             };
             let (v, c) = self.search(
                 &child,
@@ -1073,10 +1316,7 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
                 false,
                 MoverScore::NEG_INF,
                 -alpha,
-            );
-            if self.aborted {
-                return None;
-            }
+            )?;
             let v = -v;
             proven &= c;
             let better = v > best;
@@ -1084,24 +1324,20 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
                 best = v;
             }
             if better || v == best {
-                self.engine.pv.update(0, mv);
-                let mut line = self.engine.pv.line(0).to_vec();
+                self.engine.pv_update(0, mv);
+                let mut line = self.engine.root_line();
                 self.extend_pv(state, &mut line);
                 ties.offer(v.to_max(player), better, &line);
             }
-            self.observer.child_value(
-                0,
-                i,
-                v.to_max(player),
-                best.to_max(player),
-                Some(Window::from_mover(alpha, MoverScore::INF, player)),
-            );
+            let window = Window::from_mover(alpha, MoverScore::INF, player);
+            let (v, b) = (v.to_max(player), best.to_max(player));
+            self.observer.child_value(0, i, v, b, Some(window));
         }
         let score = best.to_max(player);
         self.observer.exit(0, score);
         let pv = ties.choose(seed).unwrap_or_default();
         let (value, distance) = self.scoring.report(score);
-        Some(Outcome {
+        Ok(Outcome {
             value,
             best_move: pv.first().copied(),
             pv,
@@ -1111,25 +1347,55 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer, const LIMITE
     }
 }
 
+/// A node's facts that its move loop reads: where it stands, whether the
+/// mover is in check, its static evaluation, the table's best move.
+struct Node {
+    at: At,
+    in_check: bool,
+    eval: Option<MoverScore>,
+    tt_index: Option<u8>,
+}
+
+/// How one child is searched.
+#[derive(Clone, Copy)]
+struct Child {
+    ply: u32,
+    index: usize,
+    /// Its full depth.
+    depth: u32,
+    /// Plies it is first searched shallower (late-move reduction).
+    reduce: u32,
+    /// The move to it was kept by forced moves that prevent wins.
+    filtered: bool,
+}
+
+/// The best a node's moves found.
+struct Best<M> {
+    value: MoverScore,
+    mv: Option<M>,
+    proven: bool,
+    /// The window's lower end when the moves were first searched: the bound
+    /// of the table entry is set against it.
+    alpha0: MoverScore,
+}
+
 /// Alpha-beta from `state` with the full window, reporting every event to
 /// `observer`. With default options, the textbook search: it returns
 /// minimax's value, visiting no more nodes (18,297 on empty tic-tac-toe with
-/// moves in square order). Options switch on the engine features.
-pub fn alphabeta<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+/// moves in square order). Options switch on the engine features. A position
+/// from which chance can be reached is refused with [`SearchError::Chance`].
+pub fn alphabeta<G, O>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     observer: &mut O,
-) -> Outcome<G::Move> {
+) -> Result<Outcome<G::Move>, SearchError>
+where
+    G: Evaluation + Shortcuts + EngineHooks + Chance,
+    O: Observer,
+{
+    crate::search::refuse_chance(game, state)?;
     let mut engine = Engine::new(game, options);
-    engine
-        .search(
-            game,
-            state,
-            options.depth,
-            false,
-            &Budget::default(),
-            observer,
-        )
-        .expect("a search without a budget always finishes")
+    let budget = Budget::default();
+    engine.search(game, state, options.depth, false, &budget, observer)
 }

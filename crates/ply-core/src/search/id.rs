@@ -15,7 +15,7 @@ use crate::observe::{NoObserver, Observer};
 use crate::score::MoverScore;
 use crate::search::alphabeta::{Budget, Engine};
 use crate::search::smp::with_helpers;
-use crate::search::{Outcome, SearchOptions};
+use crate::search::{Outcome, SearchError, SearchOptions, refuse_chance};
 
 /// What one completed iteration found.
 #[derive(Clone, Debug)]
@@ -42,6 +42,7 @@ const START_FRACTION: f64 = 0.5;
 /// `on_iteration` after each. Stops when the value is proven (the search
 /// never needed its depth limit), at `options.depth`, at
 /// `options.time_limit` or `options.node_limit`, or when `stop` is set.
+/// A position with chance nodes is refused ([`SearchError::Chance`]).
 pub fn iterative_deepening<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     game: &G,
     state: &G::State,
@@ -49,7 +50,7 @@ pub fn iterative_deepening<G: Evaluation + Shortcuts + EngineHooks + Chance, O: 
     stop: Option<&AtomicBool>,
     observer: &mut O,
     mut on_iteration: impl FnMut(&Iteration<G::Move>),
-) -> Outcome<G::Move> {
+) -> Result<Outcome<G::Move>, SearchError> {
     let mut engine = Engine::new(game, options);
     iterate(&mut engine, game, state, stop, observer, &mut on_iteration)
 }
@@ -66,7 +67,8 @@ pub fn iterate<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     stop: Option<&AtomicBool>,
     observer: &mut O,
     on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
-) -> Outcome<G::Move> {
+) -> Result<Outcome<G::Move>, SearchError> {
+    refuse_chance(game, state)?;
     let threads = engine.options().threads;
     let depth = engine.options().depth;
     with_helpers(
@@ -77,7 +79,7 @@ pub fn iterate<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
             // The main thread keeps the clock; a helper stops when it ends.
             h.set_limits(depth, None, None, None);
             let first = 1 + (i % 2) as u32;
-            deepen(
+            let _ = deepen(
                 h,
                 game,
                 state,
@@ -99,7 +101,7 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     observer: &mut O,
     on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     first_depth: u32,
-) -> Outcome<G::Move> {
+) -> Result<Outcome<G::Move>, SearchError> {
     let options = *engine.options();
     let start = Instant::now();
     let deadline = options.time_limit.map(|t| start + t);
@@ -136,8 +138,11 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
             }
             _ => engine.search(game, state, Some(depth), true, &budget, observer),
         };
-        let Some(outcome) = found else {
-            break;
+        let outcome = match found {
+            Ok(outcome) => outcome,
+            // Out of budget: the last completed iteration stands.
+            Err(SearchError::Stopped) => break,
+            Err(e) => return Err(e),
         };
         let proven = outcome.proven;
         if let Some(last) = &best
@@ -171,7 +176,7 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         }
         depth += 1;
     }
-    best.expect("depth 1 always completes")
+    Ok(best.expect("depth 1 always completes"))
 }
 
 /// One iteration with an aspiration window: `width` either side of the
@@ -189,7 +194,7 @@ fn aspiration<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     width: i32,
     budget: &Budget,
     observer: &mut O,
-) -> Option<Outcome<G::Move>> {
+) -> Result<Outcome<G::Move>, SearchError> {
     let player = game.to_move(state);
     let centre = last.value.for_player(player).0;
     let (mut below, mut above) = (width, width);
@@ -204,7 +209,7 @@ fn aspiration<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
             engine.search_window(game, state, Some(depth), true, window, budget, observer)?;
         let v = outcome.value.for_player(player).0;
         if wide {
-            return Some(outcome);
+            return Ok(outcome);
         }
         if outcome.distance.is_some() {
             // A decided score (a mate) lies far outside any narrow window:
@@ -215,7 +220,7 @@ fn aspiration<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         } else if v >= window.1.0 {
             above *= 3;
         } else {
-            return Some(outcome);
+            return Ok(outcome);
         }
     }
 }

@@ -8,7 +8,9 @@
 use crate::game::{Chance, Evaluation};
 use crate::observe::Observer;
 use crate::score::MaxScore;
-use crate::search::{Outcome, PvTable, RootTies, Scoring, SearchOptions, TieBreak};
+use crate::search::{
+    Outcome, PvTable, RootTies, Scoring, SearchError, SearchOptions, TieBreak, refuse_chance,
+};
 
 struct Minimax<'a, G: Evaluation + Chance, O> {
     game: &'a G,
@@ -20,8 +22,18 @@ struct Minimax<'a, G: Evaluation + Chance, O> {
 }
 
 impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
-    fn value(&mut self, state: &G::State, ply: u32, index: Option<usize>) -> MaxScore {
+    fn value(
+        &mut self,
+        state: &G::State,
+        ply: u32,
+        index: Option<usize>,
+    ) -> Result<MaxScore, SearchError> {
         let game = self.game;
+        // Minimax has no rule for nature's moves (compiled out for games
+        // without chance).
+        if G::HAS_CHANCE && game.is_chance(state) {
+            return Err(SearchError::Chance);
+        }
         let player = game.to_move(state);
         self.observer.enter(ply, index, player, None);
         let p = ply as usize;
@@ -32,7 +44,7 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
             let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
-            return v;
+            return Ok(v);
         }
 
         if self.moves.len() <= p {
@@ -45,7 +57,7 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
         let mut best = MaxScore::worst_for(player);
         for (i, &mv) in moves.iter().enumerate() {
             let child = game.play(state, mv);
-            let v = self.value(&child, ply + 1, Some(i));
+            let v = self.value(&child, ply + 1, Some(i))?;
             if v.better_for(best, player) {
                 best = v;
                 self.pv.update(p, mv);
@@ -59,20 +71,22 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
         }
         self.moves[p] = moves;
         self.observer.exit(ply, best);
-        best
+        Ok(best)
     }
 }
 
 /// Plain minimax from `state`, reporting every event to `observer`.
 ///
 /// Visits every node of the game tree (to `options.depth` plies if set):
-/// 549,946 nodes on empty tic-tac-toe.
+/// 549,946 nodes on empty tic-tac-toe. A position from which chance can be
+/// reached is refused with [`SearchError::Chance`].
 pub fn minimax<G: Evaluation + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     observer: &mut O,
-) -> Outcome<G::Move> {
+) -> Result<Outcome<G::Move>, SearchError> {
+    refuse_chance(game, state)?;
     let mut search = Minimax {
         game,
         observer,
@@ -83,16 +97,16 @@ pub fn minimax<G: Evaluation + Chance, O: Observer>(
     };
     match options.tie_break {
         TieBreak::First => {
-            let score = search.value(state, 0, None);
+            let score = search.value(state, 0, None)?;
             let pv = search.pv.line(0).to_vec();
             let (value, distance) = search.scoring.report(score);
-            Outcome {
+            Ok(Outcome {
                 value,
                 best_move: pv.first().copied(),
                 pv,
                 distance,
                 proven: options.depth.is_none(),
-            }
+            })
         }
         TieBreak::Random(seed) => random_root(&mut search, state, seed),
     }
@@ -103,7 +117,7 @@ fn random_root<G: Evaluation + Chance, O: Observer>(
     search: &mut Minimax<'_, G, O>,
     state: &G::State,
     seed: u64,
-) -> Outcome<G::Move> {
+) -> Result<Outcome<G::Move>, SearchError> {
     let game = search.game;
     let player = game.to_move(state);
     search.observer.enter(0, None, player, None);
@@ -114,13 +128,13 @@ fn random_root<G: Evaluation + Chance, O: Observer>(
         search.observer.leaf(0, v, terminal);
         search.observer.exit(0, v);
         let (value, distance) = search.scoring.report(v);
-        return Outcome {
+        return Ok(Outcome {
             value,
             best_move: None,
             pv: Vec::new(),
             distance,
             proven: terminal || search.scoring.exact,
-        };
+        });
     }
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);
@@ -128,7 +142,7 @@ fn random_root<G: Evaluation + Chance, O: Observer>(
     let mut ties = RootTies::new();
     for (i, &mv) in moves.iter().enumerate() {
         let child = game.play(state, mv);
-        let v = search.value(&child, 1, Some(i));
+        let v = search.value(&child, 1, Some(i))?;
         let better = v.better_for(best, player);
         if better {
             best = v;
@@ -142,13 +156,13 @@ fn random_root<G: Evaluation + Chance, O: Observer>(
     search.observer.exit(0, best);
     let pv = ties.choose(seed).unwrap_or_default();
     let (value, distance) = search.scoring.report(best);
-    Outcome {
+    Ok(Outcome {
         value,
         best_move: pv.first().copied(),
         pv,
         distance,
         proven: search.scoring.exact,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -192,7 +206,7 @@ mod tests {
     #[test]
     fn tiny_tree() {
         let mut stats = crate::observe::Stats::default();
-        let out = minimax(&Tiny, &0, &SearchOptions::exact(), &mut stats);
+        let out = minimax(&Tiny, &0, &SearchOptions::exact(), &mut stats).unwrap();
         assert_eq!(out.value, MaxScore(3));
         assert_eq!(out.pv, vec![1, 3]);
         assert_eq!(stats.nodes, 7);

@@ -16,16 +16,56 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::explore::reaches_chance;
 use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
 use crate::observe::{Observer, Stats};
 use crate::score::{MaxScore, decode_score, encode_leaf};
 
-pub use alphabeta::{Engine, alphabeta};
+pub use alphabeta::{Budget, Engine, alphabeta};
 pub use expectimax::{ExpectOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
 pub use mcts::{MctsAgent, MctsOptions, MctsReport, mcts};
 pub use minimax::minimax;
 pub use score_search::{ScoreResult, Solved, score_search, solve_exact, solve_score};
+
+/// Why a search returned no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// The position reaches a chance node (a die, a card): minimax,
+    /// alpha-beta and the score search have no rule for nature's moves.
+    Chance,
+    /// The budget (time, nodes, a stop signal) ran out first.
+    Stopped,
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SearchError::Chance => {
+                "this position has chance nodes: minimax, alpha-beta and the score search are for deterministic positions; use expectiminimax or MCTS"
+            }
+            SearchError::Stopped => "the search was stopped before it finished",
+        })
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// How many positions [`refuse_chance`] looks at for a chance node.
+const CHANCE_LOOKAHEAD: usize = 100_000;
+
+/// Refuses a position from which a chance node is reachable, before a
+/// deterministic search starts. Free for games without chance
+/// ([`Chance::HAS_CHANCE`] false); for the others it looks at up to
+/// [`CHANCE_LOOKAHEAD`] positions, and the searches check every node they
+/// visit besides, so a chance node the look missed still stops them.
+pub(crate) fn refuse_chance<G: Chance>(game: &G, state: &G::State) -> Result<(), SearchError> {
+    if reaches_chance(game, state, CHANCE_LOOKAHEAD) {
+        Err(SearchError::Chance)
+    } else {
+        Ok(())
+    }
+}
 
 /// How to choose among root moves of equal value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,11 +132,12 @@ pub struct SearchOptions {
     /// The aspiration window's half-width in evaluation units; `None`: the
     /// game's default ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)).
     pub aspiration_width: Option<i32>,
-    /// Futility pruning near the leaves, with margin `futility_margin`;
-    /// and a position that
-    /// [`EngineHooks::is_repetition`](crate::game::EngineHooks::is_repetition)
-    /// is scored a draw.
+    /// Futility pruning near the leaves, with margin `futility_margin`.
     pub futility: bool,
+    /// A position that
+    /// [`EngineHooks::is_repetition`](crate::game::EngineHooks::is_repetition)
+    /// calls a repetition is scored a draw inside a depth-limited search.
+    pub repetition: bool,
     /// The futility margin per ply in evaluation units; `None`: the game's
     /// default ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)).
     pub futility_margin: Option<i32>,
@@ -138,6 +179,7 @@ impl SearchOptions {
             check_extension: true,
             aspiration: true,
             futility: true,
+            repetition: true,
             ..Self::default()
         }
     }
@@ -379,7 +421,7 @@ impl Algorithm {
         state: &G::State,
         options: &SearchOptions,
         observer: &mut O,
-    ) -> Outcome<G::Move> {
+    ) -> Result<Outcome<G::Move>, SearchError> {
         match self {
             Algorithm::Minimax => minimax(game, state, options, observer),
             Algorithm::AlphaBeta => alphabeta(game, state, options, observer),
@@ -394,19 +436,20 @@ pub fn solve<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     state: &G::State,
     algorithm: Algorithm,
     options: &SearchOptions,
-) -> Report<G::Move> {
+) -> Result<Report<G::Move>, SearchError> {
     let mut stats = Stats::default();
     let start = Instant::now();
-    let outcome = algorithm.run(game, state, options, &mut stats);
-    Report {
+    let outcome = algorithm.run(game, state, options, &mut stats)?;
+    Ok(Report {
         outcome,
         stats,
         elapsed: start.elapsed(),
-    }
+    })
 }
 
 /// The one-call API: the best move in `state` by an exact alpha-beta search
-/// (or one to `options.depth`), `None` when the game is over.
+/// (or one to `options.depth`), `None` when the game is over; an error for a
+/// position with chance nodes.
 ///
 /// ```
 /// use ply_core::prelude::*;
@@ -429,17 +472,17 @@ pub fn solve<G: Evaluation + Shortcuts + EngineHooks + Chance>(
 /// no_hooks!(Race); // no evaluation, shortcuts, engine hooks, chance or playouts
 ///
 /// // From 1, adding 2 reaches 3 at once.
-/// assert_eq!(best_move(&Race, &(1, Player::Max), &SearchOptions::exact()), Some(2));
+/// assert_eq!(best_move(&Race, &(1, Player::Max), &SearchOptions::exact()), Ok(Some(2)));
 /// // From 0 the first player loses whatever it does: the value says so.
 /// let r = solve(&Race, &Race.initial_state(), Algorithm::AlphaBeta, &SearchOptions::exact());
-/// assert_eq!(r.outcome.value, MaxScore(-1));
+/// assert_eq!(r.unwrap().outcome.value, MaxScore(-1));
 /// ```
 pub fn best_move<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
-) -> Option<G::Move> {
-    alphabeta(game, state, options, &mut crate::observe::NoObserver).best_move
+) -> Result<Option<G::Move>, SearchError> {
+    Ok(alphabeta(game, state, options, &mut crate::observe::NoObserver)?.best_move)
 }
 
 /// One legal move and what it is worth.
@@ -490,7 +533,8 @@ pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     state: &G::State,
     algorithm: Algorithm,
     options: &SearchOptions,
-) -> Analysis<G::Move> {
+) -> Result<Analysis<G::Move>, SearchError> {
+    refuse_chance(game, state)?;
     let start = Instant::now();
     let mut stats = Stats::default();
     let mut moves = Vec::new();
@@ -510,7 +554,7 @@ pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     for &m in &moves {
         let child = game.play(state, m);
         let mut s = Stats::default();
-        let out = algorithm.run(game, &child, &child_options, &mut s);
+        let out = algorithm.run(game, &child, &child_options, &mut s)?;
         s.max_ply += 1;
         stats.add(&s);
         result.push(MoveValue {
@@ -523,11 +567,11 @@ pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     }
     // Best first for the mover; a stable sort keeps equal moves in game order.
     result.sort_by_key(|m| std::cmp::Reverse(m.rank(player)));
-    Analysis {
+    Ok(Analysis {
         moves: result,
         stats,
         elapsed: start.elapsed(),
-    }
+    })
 }
 
 /// The triangular principal-variation table: `lines[ply]` is the best line

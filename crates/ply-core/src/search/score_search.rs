@@ -10,6 +10,7 @@ use crate::observe::{NoObserver, Observer};
 use crate::score::{MaxScore, MoverScore};
 use crate::search::alphabeta::{Budget, Engine};
 use crate::search::smp::with_helpers;
+use crate::search::{SearchError, refuse_chance};
 
 /// What a score search proved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +24,8 @@ pub struct ScoreResult {
 /// Solves `state` exactly (or, `weak`, only win/draw/loss) with null-window
 /// probes over the range the game's bounds allow. Uses the engine's options
 /// (table, ordering, shortcuts); no depth limit. `on_probe(lo, hi)` is told
-/// the range, mover's view, before each probe. `None` if the budget ran out.
+/// the range, mover's view, before each probe. [`SearchError::Stopped`] if
+/// the budget ran out; a position with chance nodes is refused.
 ///
 /// With `options.threads` above 1, helper threads run the same probes on a
 /// shared table (lazy SMP, [`with_helpers`]) until this one ends.
@@ -35,7 +37,8 @@ pub fn score_search<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observe
     budget: &Budget,
     observer: &mut O,
     on_probe: &mut dyn FnMut(i32, i32),
-) -> Option<ScoreResult> {
+) -> Result<ScoreResult, SearchError> {
+    refuse_chance(game, state)?;
     let threads = engine.options().threads;
     with_helpers(
         engine,
@@ -72,12 +75,12 @@ fn probe_alone<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     budget: &Budget,
     observer: &mut O,
     on_probe: &mut dyn FnMut(i32, i32),
-) -> Option<ScoreResult> {
+) -> Result<ScoreResult, SearchError> {
     let player = game.to_move(state);
     // Weak mode reports only the sign of what it proved.
     let done = |v: MaxScore, probes: u32| {
         let value = if weak { MaxScore(v.0.signum()) } else { v };
-        Some(ScoreResult { value, probes })
+        Ok(ScoreResult { value, probes })
     };
     if game.is_terminal(state) {
         return done(game.utility(state), 0);
@@ -129,14 +132,15 @@ fn probe_alone<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     done(MoverScore(lo).to_max(player), probes)
 }
 
-/// [`score_search`] without a budget: it always finishes.
+/// [`score_search`] without a budget: it finishes, unless the position has
+/// chance nodes.
 pub fn solve_score<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
     weak: bool,
     observer: &mut O,
-) -> ScoreResult {
+) -> Result<ScoreResult, SearchError> {
     score_search(
         engine,
         game,
@@ -146,14 +150,14 @@ pub fn solve_score<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer
         observer,
         &mut |_, _| {},
     )
-    .expect("a search without a budget always finishes")
 }
 
 /// An exact solve by [`score_search`], then the best move by one more search
 /// with a window around the value, and the principal variation by repeating
 /// that along the line (the table keeps it cheap; in weak mode only the move).
 /// `observer` sees the solve only, so its node count is the solve's (the
-/// public solver's measure). `None` when the budget ran out.
+/// public solver's measure). An error when the budget ran out or the
+/// position has chance nodes.
 pub fn solve_exact<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
@@ -162,7 +166,7 @@ pub fn solve_exact<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer
     budget: &Budget,
     observer: &mut O,
     on_probe: &mut dyn FnMut(i32, i32),
-) -> Option<Solved<G::Move>> {
+) -> Result<Solved<G::Move>, SearchError> {
     let r = score_search(engine, game, state, weak, budget, observer, on_probe)?;
     let mut pv = Vec::new();
     let mut s = state.clone();
@@ -188,7 +192,7 @@ pub fn solve_exact<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer
         s = game.play(&s, m);
         v = -v;
     }
-    Some(Solved {
+    Ok(Solved {
         result: r,
         best_move: pv.first().copied(),
         pv,
