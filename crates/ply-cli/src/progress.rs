@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use ply_core::observe::Observer;
-use ply_core::{Player, Window};
+use ply_core::Window;
+use ply_core::observe::{NodeKind, Observer};
 
 use crate::output::thousands;
 
@@ -47,7 +47,7 @@ impl Progress {
 
 impl Observer for Progress {
     #[inline]
-    fn enter(&mut self, ply: u32, _: Option<usize>, _: Player, _: Option<Window>) {
+    fn enter(&mut self, ply: u32, _: Option<usize>, _: NodeKind, _: Option<Window>) {
         self.nodes += 1;
         self.max_ply = self.max_ply.max(ply);
         if self.enabled && self.nodes & (CHECK_EVERY - 1) == 0 {

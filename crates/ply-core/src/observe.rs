@@ -12,87 +12,112 @@ use std::fmt::Write as _;
 
 use crate::score::{MaxScore, Player, Window};
 
-/// Receives a search's events. Every method has an empty default, so an
-/// observer implements only what it needs.
-///
-/// `ply` is the distance from the root (the root is ply 0). `index` is the
-/// 0-based position of a child in the order the search tried its parent's
-/// moves; following indices from the root names a node. Windows and values
-/// are from MAX's view whatever the search does inside; searches without a
-/// window (minimax) pass `None`.
-#[allow(unused_variables)]
-pub trait Observer {
-    /// A node is entered: `index` is its place among its parent's children
-    /// (`None` for the root), `player` the one to move there.
+/// A value a search reports: an integer score ([`MaxScore`]) from minimax
+/// and alpha-beta, or a probability-weighted mean (`f64`) from
+/// expectiminimax. One set of events serves both.
+pub trait EventValue: Copy {
+    /// The value as an `f64`, infinities included.
+    fn as_f64(self) -> f64;
+}
+
+impl EventValue for MaxScore {
     #[inline(always)]
-    fn enter(&mut self, ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {}
+    fn as_f64(self) -> f64 {
+        score_f64(self)
+    }
+}
+
+impl EventValue for f64 {
+    #[inline(always)]
+    fn as_f64(self) -> f64 {
+        self
+    }
+}
+
+/// Declares the [`Observer`] trait's events once, and from that one list
+/// the trait itself and the two forwarding observers (a pair listens to
+/// both halves; `&mut O` forwards to `O`), so adding an event is one line.
+macro_rules! observer_events {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident $(<$v:ident: EventValue>)? (&mut self $(, $arg:ident: $ty:ty)*);
+    )*) => {
+        /// Receives a search's events. Every method has an empty default, so an
+        /// observer implements only what it needs.
+        ///
+        /// `ply` is the distance from the root (the root is ply 0). `index` is the
+        /// 0-based position of a child in the order the search tried its parent's
+        /// moves; following indices from the root names a node. Windows and values
+        /// are from MAX's view whatever the search does inside; searches without a
+        /// window (minimax, expectiminimax) pass `None`. Values are integer
+        /// scores or, from expectiminimax, `f64` means ([`EventValue`]).
+        #[allow(unused_variables)]
+        pub trait Observer {
+            $(
+                $(#[$doc])*
+                #[inline(always)]
+                fn $name $(<$v: EventValue>)? (&mut self $(, $arg: $ty)*) {}
+            )*
+        }
+
+        /// Two observers listening to one search, e.g. `(Stats, Trace)`.
+        impl<A: Observer, B: Observer> Observer for (A, B) {
+            $(
+                #[inline(always)]
+                fn $name $(<$v: EventValue>)? (&mut self $(, $arg: $ty)*) {
+                    self.0.$name($($arg),*);
+                    self.1.$name($($arg),*);
+                }
+            )*
+        }
+
+        impl<O: Observer + ?Sized> Observer for &mut O {
+            $(
+                #[inline(always)]
+                fn $name $(<$v: EventValue>)? (&mut self $(, $arg: $ty)*) {
+                    (**self).$name($($arg),*);
+                }
+            )*
+        }
+    };
+}
+
+observer_events! {
+    /// A node is entered: `index` is its place among its parent's children
+    /// (`None` for the root), `node` who chooses there.
+    fn enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind, window: Option<Window>);
 
     /// The node just entered is a leaf, scored `value`: by utility when
     /// `terminal`, else by the evaluation at the depth limit.
-    #[inline(always)]
-    fn leaf(&mut self, ply: u32, value: MaxScore, terminal: bool) {}
+    fn leaf<V: EventValue>(&mut self, ply: u32, value: V, terminal: bool);
 
-    /// The child `index` of the node at `ply` returned `child`; the node's
-    /// value so far is `best` and its window is now `window`.
-    #[inline(always)]
-    fn child_value(
+    /// The child `index` of the node at `ply` returned `child` (with
+    /// `probability` at a chance node); the node's value so far is `best`
+    /// (at a chance node, the weighted sum so far) and its window is now
+    /// `window`.
+    fn child_value<V: EventValue>(
         &mut self,
         ply: u32,
         index: usize,
-        child: MaxScore,
-        best: MaxScore,
-        window: Option<Window>,
-    ) {
-    }
+        child: V,
+        best: V,
+        probability: Option<f64>,
+        window: Option<Window>
+    );
 
-    /// The node at `ply` stops after child `index`: `remaining` children are pruned.
-    #[inline(always)]
-    fn cutoff(&mut self, ply: u32, index: usize, remaining: usize) {}
+    /// The node at `ply` stops after child `index`: `remaining` children are
+    /// pruned (by alpha-beta's window, or at a chance node by Star1's bounds).
+    fn cutoff(&mut self, ply: u32, index: usize, remaining: usize);
 
     /// The node at `ply` returns `value` to its parent.
-    #[inline(always)]
-    fn exit(&mut self, ply: u32, value: MaxScore) {}
+    fn exit<V: EventValue>(&mut self, ply: u32, value: V);
 
     /// The transposition table was asked about the node at `ply`; `hit`
     /// when it held an entry for it.
-    #[inline(always)]
-    fn tt_probe(&mut self, ply: u32, hit: bool) {}
+    fn tt_probe(&mut self, ply: u32, hit: bool);
 
     /// The node at `ply` returns at once on what the table remembered.
-    #[inline(always)]
-    fn tt_cutoff(&mut self, ply: u32) {}
-
-    /// Expectiminimax enters a node: a player's, or a chance node. Its values
-    /// are probability-weighted means, hence `f64` in the events below.
-    #[inline(always)]
-    fn x_enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind) {}
-
-    /// Expectiminimax scores a leaf.
-    #[inline(always)]
-    fn x_leaf(&mut self, ply: u32, value: f64, terminal: bool) {}
-
-    /// Expectiminimax: child `index` of the node at `ply` returned `child`
-    /// (with probability `probability` at a chance node); the node's value
-    /// so far is `so_far` (at a chance node, the weighted sum so far).
-    #[inline(always)]
-    fn x_child(
-        &mut self,
-        ply: u32,
-        index: usize,
-        child: f64,
-        probability: Option<f64>,
-        so_far: f64,
-    ) {
-    }
-
-    /// Expectiminimax prunes the `remaining` children of the node at `ply`
-    /// after child `index` (Star1: the bounds already decide the node).
-    #[inline(always)]
-    fn x_cutoff(&mut self, ply: u32, index: usize, remaining: usize) {}
-
-    /// Expectiminimax: the node at `ply` returns `value`.
-    #[inline(always)]
-    fn x_exit(&mut self, ply: u32, value: f64) {}
+    fn tt_cutoff(&mut self, ply: u32);
 }
 
 /// What kind of node an event is about.
@@ -132,149 +157,6 @@ pub struct NoObserver;
 
 impl Observer for NoObserver {}
 
-/// Two observers listening to one search, e.g. `(Stats, Trace)`.
-impl<A: Observer, B: Observer> Observer for (A, B) {
-    #[inline(always)]
-    fn enter(&mut self, ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
-        self.0.enter(ply, index, player, window);
-        self.1.enter(ply, index, player, window);
-    }
-    #[inline(always)]
-    fn leaf(&mut self, ply: u32, value: MaxScore, terminal: bool) {
-        self.0.leaf(ply, value, terminal);
-        self.1.leaf(ply, value, terminal);
-    }
-    #[inline(always)]
-    fn child_value(
-        &mut self,
-        ply: u32,
-        index: usize,
-        child: MaxScore,
-        best: MaxScore,
-        window: Option<Window>,
-    ) {
-        self.0.child_value(ply, index, child, best, window);
-        self.1.child_value(ply, index, child, best, window);
-    }
-    #[inline(always)]
-    fn cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
-        self.0.cutoff(ply, index, remaining);
-        self.1.cutoff(ply, index, remaining);
-    }
-    #[inline(always)]
-    fn exit(&mut self, ply: u32, value: MaxScore) {
-        self.0.exit(ply, value);
-        self.1.exit(ply, value);
-    }
-    #[inline(always)]
-    fn tt_probe(&mut self, ply: u32, hit: bool) {
-        self.0.tt_probe(ply, hit);
-        self.1.tt_probe(ply, hit);
-    }
-    #[inline(always)]
-    fn tt_cutoff(&mut self, ply: u32) {
-        self.0.tt_cutoff(ply);
-        self.1.tt_cutoff(ply);
-    }
-    #[inline(always)]
-    fn x_enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind) {
-        self.0.x_enter(ply, index, node);
-        self.1.x_enter(ply, index, node);
-    }
-    #[inline(always)]
-    fn x_leaf(&mut self, ply: u32, value: f64, terminal: bool) {
-        self.0.x_leaf(ply, value, terminal);
-        self.1.x_leaf(ply, value, terminal);
-    }
-    #[inline(always)]
-    fn x_child(
-        &mut self,
-        ply: u32,
-        index: usize,
-        child: f64,
-        probability: Option<f64>,
-        so_far: f64,
-    ) {
-        self.0.x_child(ply, index, child, probability, so_far);
-        self.1.x_child(ply, index, child, probability, so_far);
-    }
-    #[inline(always)]
-    fn x_cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
-        self.0.x_cutoff(ply, index, remaining);
-        self.1.x_cutoff(ply, index, remaining);
-    }
-    #[inline(always)]
-    fn x_exit(&mut self, ply: u32, value: f64) {
-        self.0.x_exit(ply, value);
-        self.1.x_exit(ply, value);
-    }
-}
-
-impl<O: Observer + ?Sized> Observer for &mut O {
-    #[inline(always)]
-    fn enter(&mut self, ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
-        (**self).enter(ply, index, player, window);
-    }
-    #[inline(always)]
-    fn leaf(&mut self, ply: u32, value: MaxScore, terminal: bool) {
-        (**self).leaf(ply, value, terminal);
-    }
-    #[inline(always)]
-    fn child_value(
-        &mut self,
-        ply: u32,
-        index: usize,
-        child: MaxScore,
-        best: MaxScore,
-        window: Option<Window>,
-    ) {
-        (**self).child_value(ply, index, child, best, window);
-    }
-    #[inline(always)]
-    fn cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
-        (**self).cutoff(ply, index, remaining);
-    }
-    #[inline(always)]
-    fn exit(&mut self, ply: u32, value: MaxScore) {
-        (**self).exit(ply, value);
-    }
-    #[inline(always)]
-    fn tt_probe(&mut self, ply: u32, hit: bool) {
-        (**self).tt_probe(ply, hit);
-    }
-    #[inline(always)]
-    fn tt_cutoff(&mut self, ply: u32) {
-        (**self).tt_cutoff(ply);
-    }
-    #[inline(always)]
-    fn x_enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind) {
-        (**self).x_enter(ply, index, node);
-    }
-    #[inline(always)]
-    fn x_leaf(&mut self, ply: u32, value: f64, terminal: bool) {
-        (**self).x_leaf(ply, value, terminal);
-    }
-    #[inline(always)]
-    fn x_child(
-        &mut self,
-        ply: u32,
-        index: usize,
-        child: f64,
-        probability: Option<f64>,
-        so_far: f64,
-    ) {
-        (**self).x_child(ply, index, child, probability, so_far);
-    }
-    #[inline(always)]
-    fn x_cutoff(&mut self, ply: u32, index: usize, remaining: usize) {
-        (**self).x_cutoff(ply, index, remaining);
-    }
-    #[inline(always)]
-    fn x_exit(&mut self, ply: u32, value: f64) {
-        (**self).x_exit(ply, value);
-    }
-}
-
 /// Counts of what a search did. A node is a position the search visits, the
 /// root and terminal positions included; a leaf is a node scored by utility
 /// or evaluation; a cutoff is a node that stopped before trying all its moves.
@@ -311,12 +193,12 @@ impl Stats {
 
 impl Observer for Stats {
     #[inline(always)]
-    fn enter(&mut self, ply: u32, _: Option<usize>, _: Player, _: Option<Window>) {
+    fn enter(&mut self, ply: u32, _: Option<usize>, _: NodeKind, _: Option<Window>) {
         self.nodes += 1;
         self.max_ply = self.max_ply.max(ply);
     }
     #[inline(always)]
-    fn leaf(&mut self, _: u32, _: MaxScore, _: bool) {
+    fn leaf<V: EventValue>(&mut self, _: u32, _: V, _: bool) {
         self.leaves += 1;
     }
     #[inline(always)]
@@ -331,19 +213,6 @@ impl Observer for Stats {
     #[inline(always)]
     fn tt_cutoff(&mut self, _: u32) {
         self.tt_cutoffs += 1;
-    }
-    #[inline(always)]
-    fn x_enter(&mut self, ply: u32, _: Option<usize>, _: NodeKind) {
-        self.nodes += 1;
-        self.max_ply = self.max_ply.max(ply);
-    }
-    #[inline(always)]
-    fn x_leaf(&mut self, _: u32, _: f64, _: bool) {
-        self.leaves += 1;
-    }
-    #[inline(always)]
-    fn x_cutoff(&mut self, _: u32, _: usize, _: usize) {
-        self.cutoffs += 1;
     }
 }
 
@@ -554,49 +423,28 @@ impl Trace {
 }
 
 impl Observer for Trace {
-    fn enter(&mut self, _ply: u32, index: Option<usize>, player: Player, window: Option<Window>) {
-        self.on_enter(index, player.into(), window);
+    fn enter(&mut self, _ply: u32, index: Option<usize>, node: NodeKind, window: Option<Window>) {
+        self.on_enter(index, node, window);
     }
-    fn leaf(&mut self, _ply: u32, value: MaxScore, _terminal: bool) {
-        self.on_leaf(score_f64(value));
+    fn leaf<V: EventValue>(&mut self, _ply: u32, value: V, _terminal: bool) {
+        self.on_leaf(value.as_f64());
     }
-    fn child_value(
+    fn child_value<V: EventValue>(
         &mut self,
         _ply: u32,
         index: usize,
-        child: MaxScore,
-        best: MaxScore,
+        child: V,
+        best: V,
+        probability: Option<f64>,
         window: Option<Window>,
     ) {
-        self.on_child(index, score_f64(child), None, score_f64(best), window);
+        self.on_child(index, child.as_f64(), probability, best.as_f64(), window);
     }
     fn cutoff(&mut self, _ply: u32, _index: usize, remaining: usize) {
         self.on_cutoff(remaining);
     }
-    fn exit(&mut self, _ply: u32, value: MaxScore) {
-        self.on_exit(score_f64(value));
-    }
-    fn x_enter(&mut self, _ply: u32, index: Option<usize>, node: NodeKind) {
-        self.on_enter(index, node, None);
-    }
-    fn x_leaf(&mut self, _ply: u32, value: f64, _terminal: bool) {
-        self.on_leaf(value);
-    }
-    fn x_child(
-        &mut self,
-        _ply: u32,
-        index: usize,
-        child: f64,
-        probability: Option<f64>,
-        so_far: f64,
-    ) {
-        self.on_child(index, child, probability, so_far, None);
-    }
-    fn x_cutoff(&mut self, _ply: u32, _index: usize, remaining: usize) {
-        self.on_cutoff(remaining);
-    }
-    fn x_exit(&mut self, _ply: u32, value: f64) {
-        self.on_exit(value);
+    fn exit<V: EventValue>(&mut self, _ply: u32, value: V) {
+        self.on_exit(value.as_f64());
     }
 }
 

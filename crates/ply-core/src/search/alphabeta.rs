@@ -462,7 +462,7 @@ where
         beta: MoverScore,
     ) -> Result<(), SearchError> {
         let window = Window::from_mover(alpha, beta, player);
-        self.observer.enter(ply, index, player, Some(window));
+        self.observer.enter(ply, index, player.into(), Some(window));
         self.engine.nodes += 1;
         if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
             self.check_budget()?;
@@ -1019,7 +1019,7 @@ where
             let window = Window::from_mover(alpha, beta, at.player);
             let (v_max, best_max) = (v.to_max(at.player), best.value.to_max(at.player));
             self.observer
-                .child_value(ply, i, v_max, best_max, Some(window));
+                .child_value(ply, i, v_max, best_max, None, Some(window));
             // The opponent already has a better alternative elsewhere: no
             // reply here can bring this node back into the window. The bound
             // rests on this child alone, so it is proven when the child is.
@@ -1275,7 +1275,8 @@ where
     ) -> Result<Outcome<G::Move>, SearchError> {
         let game = self.game;
         let player = game.to_move(state);
-        self.observer.enter(0, None, player, Some(Window::FULL));
+        self.observer
+            .enter(0, None, player.into(), Some(Window::FULL));
         self.engine.pv_clear(0);
         let terminal = game.is_terminal(state);
         if terminal || self.limit == 0 {
@@ -1331,7 +1332,7 @@ where
             }
             let window = Window::from_mover(alpha, MoverScore::INF, player);
             let (v, b) = (v.to_max(player), best.to_max(player));
-            self.observer.child_value(0, i, v, b, Some(window));
+            self.observer.child_value(0, i, v, b, None, Some(window));
         }
         let score = best.to_max(player);
         self.observer.exit(0, score);

@@ -69,12 +69,12 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         } else {
             game.to_move(state).into()
         };
-        self.observer.x_enter(ply, index, kind);
+        self.observer.enter(ply, index, kind, None);
         let terminal = game.is_terminal(state);
         if terminal || ply >= self.limit {
             let v = self.leaf(state, terminal);
-            self.observer.x_leaf(ply, v, terminal);
-            self.observer.x_exit(ply, v);
+            self.observer.leaf(ply, v, terminal);
+            self.observer.exit(ply, v);
             return v;
         }
         let v = if chance {
@@ -82,7 +82,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         } else {
             self.decision_value(state, ply, kind, alpha, beta, root_moves)
         };
-        self.observer.x_exit(ply, v);
+        self.observer.exit(ply, v);
         v
     }
 
@@ -114,7 +114,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
             if max && v > best || !max && v < best {
                 best = v;
             }
-            self.observer.x_child(ply, i, v, None, best);
+            self.observer.child_value(ply, i, v, best, None, None);
             if self.star1.is_some() {
                 if max {
                     alpha = alpha.max(best);
@@ -123,7 +123,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
                 }
                 if alpha >= beta {
                     if i + 1 < n {
-                        self.observer.x_cutoff(ply, i, n - i - 1);
+                        self.observer.cutoff(ply, i, n - i - 1);
                     }
                     break;
                 }
@@ -166,7 +166,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
             }
             sum += p * v;
             seen += p;
-            self.observer.x_child(ply, i, v, Some(p), sum);
+            self.observer.child_value(ply, i, v, sum, Some(p), None);
             if let Some((lo, hi)) = self.star1
                 && i + 1 < n
             {
@@ -177,11 +177,11 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
                 // or below alpha (or at their worst, at or above beta): the
                 // node's value is outside the window whatever they are.
                 if upper <= alpha + EPS {
-                    self.observer.x_cutoff(ply, i, n - i - 1);
+                    self.observer.cutoff(ply, i, n - i - 1);
                     return upper;
                 }
                 if lower >= beta - EPS {
-                    self.observer.x_cutoff(ply, i, n - i - 1);
+                    self.observer.cutoff(ply, i, n - i - 1);
                     return lower;
                 }
             }

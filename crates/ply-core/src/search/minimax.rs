@@ -35,7 +35,7 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
             return Err(SearchError::Chance);
         }
         let player = game.to_move(state);
-        self.observer.enter(ply, index, player, None);
+        self.observer.enter(ply, index, player.into(), None);
         let p = ply as usize;
         self.pv.clear(p);
 
@@ -62,7 +62,7 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
                 best = v;
                 self.pv.update(p, mv);
             }
-            self.observer.child_value(ply, i, v, best, None);
+            self.observer.child_value(ply, i, v, best, None, None);
         }
         if moves.is_empty() {
             // A game that reports no moves in a non-terminal state: score it
@@ -120,7 +120,7 @@ fn random_root<G: Evaluation + Chance, O: Observer>(
 ) -> Result<Outcome<G::Move>, SearchError> {
     let game = search.game;
     let player = game.to_move(state);
-    search.observer.enter(0, None, player, None);
+    search.observer.enter(0, None, player.into(), None);
     search.pv.clear(0);
     let terminal = game.is_terminal(state);
     if terminal || search.limit == 0 {
@@ -151,7 +151,7 @@ fn random_root<G: Evaluation + Chance, O: Observer>(
             search.pv.update(0, mv);
             ties.offer(v, better, search.pv.line(0));
         }
-        search.observer.child_value(0, i, v, best, None);
+        search.observer.child_value(0, i, v, best, None, None);
     }
     search.observer.exit(0, best);
     let pv = ties.choose(seed).unwrap_or_default();
