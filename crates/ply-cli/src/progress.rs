@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use ply_core::Window;
 use ply_core::observe::{NodeKind, Observer};
 
-use crate::output::thousands;
+use ply_core::report::thousands;
 
 /// Prints "nodes, nodes/s, deepest ply" to stderr about once a second once
 /// a search has run for a second. Quiet searches (the usual ones) print nothing.

@@ -14,6 +14,7 @@
 //! - [`observe`]: the events a search emits; statistics and traces are observers.
 //! - [`explore`]: perft, position counts, leaf enumeration.
 //! - [`play`]: agents (a search, a random mover) and a loop that plays games.
+//! - [`report`]: what the searches found, as serialisable types with a text form.
 //! - [`conformance`]: the generic test every game runs.
 
 pub mod conformance;
@@ -22,6 +23,7 @@ pub mod game;
 pub mod notation;
 pub mod observe;
 pub mod play;
+pub mod report;
 pub mod score;
 pub mod search;
 

@@ -41,6 +41,13 @@ impl Player {
         }
     }
 
+    /// An `f64` value from MAX's view (an expectiminimax mean) seen by this
+    /// player: higher is better for it.
+    #[inline]
+    pub fn view(self, max_view: f64) -> f64 {
+        max_view * f64::from(self.sign())
+    }
+
     /// "MAX" or "MIN", as traces print it.
     pub fn name(self) -> &'static str {
         match self {

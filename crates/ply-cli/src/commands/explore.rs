@@ -2,15 +2,14 @@
 
 use std::time::Instant;
 
-use ply_core::Notation;
-use ply_core::Searchable;
 use ply_core::explore::{count_positions, perft, perft_divide};
+use ply_core::report::{CountReport, PerftMove, PerftReport};
+use ply_core::{Notation, Searchable};
 use ply_games::{GameInfo, GameVisitor};
-use serde_json::json;
 
 use crate::CliResult;
 use crate::args::{CountArgs, PerftArgs};
-use crate::output::{params, print_json, setup, thousands};
+use crate::output::{emit, params, setup};
 
 struct Count<'a>(&'a CountArgs);
 
@@ -20,16 +19,12 @@ impl GameVisitor for Count<'_> {
         let args = &self.0.game;
         let state = setup(&game, args)?;
         let c = count_positions(&game, &state);
-        if args.json {
-            print_json(&json!({"positions": c.positions, "terminal": c.terminal}));
-        } else {
-            println!(
-                "{} distinct positions reachable from {} (the start included), {} of them terminal",
-                thousands(c.positions),
-                game.format_position(&state),
-                thousands(c.terminal)
-            );
-        }
+        let report = CountReport {
+            positions: c.positions,
+            terminal: c.terminal,
+            start: game.format_position(&state),
+        };
+        emit(&report, args.json);
         Ok(())
     }
 }
@@ -46,47 +41,27 @@ impl GameVisitor for Perft<'_> {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let start = Instant::now();
-        let divide = if a.divide {
+        let divide: Option<Vec<PerftMove>> = a.divide.then(|| {
             perft_divide(&game, &state, a.depth)
                 .into_iter()
-                .map(|(m, n)| (game.format_move(&state, m), n))
+                .map(|(m, n)| PerftMove {
+                    mv: game.format_move(&state, m),
+                    nodes: n,
+                })
                 .collect()
-        } else {
-            Vec::new()
+        });
+        let nodes = match &divide {
+            Some(_) if a.depth == 0 => 1,
+            Some(d) => d.iter().map(|m| m.nodes).sum(),
+            None => perft(&game, &state, a.depth),
         };
-        let nodes = if a.divide {
-            if a.depth == 0 {
-                1
-            } else {
-                divide.iter().map(|(_, n)| n).sum()
-            }
-        } else {
-            perft(&game, &state, a.depth)
+        let report = PerftReport {
+            nodes,
+            divide,
+            depth: a.depth,
+            elapsed: start.elapsed(),
         };
-        let elapsed = start.elapsed();
-        if a.game.json {
-            let mut v = json!({"nodes": nodes});
-            if a.divide {
-                v["divide"] = divide
-                    .iter()
-                    .map(|(m, n)| json!({"move": m, "nodes": n}))
-                    .collect();
-            }
-            print_json(&v);
-        } else {
-            for (m, n) in &divide {
-                println!("{m}: {n}");
-            }
-            if a.divide {
-                println!();
-            }
-            println!(
-                "perft({}) = {} ({:.3} s)",
-                a.depth,
-                thousands(nodes),
-                elapsed.as_secs_f64()
-            );
-        }
+        emit(&report, a.game.json);
         Ok(())
     }
 }

@@ -9,17 +9,18 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use ply_core::Searchable;
 use ply_core::play::SearchAgent;
+use ply_core::report::{Score, expect_text, verdict};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{Algorithm, SearchOptions};
 use ply_core::search::{MctsAgent, expectiminimax};
 use ply_core::{Game, Notation, Player, play_moves};
 use ply_games::{GameInfo, GameVisitor};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::args::{HumanArg, PlayArgs};
-use crate::commands::solve::{expect_text, report_iteration, verdict};
+use crate::commands::solve::report_iteration;
 use crate::commands::{Plan, configure};
-use crate::output::{line_text, params, print_json, score_text, setup};
+use crate::output::{line_text, params, print_json, setup};
 use crate::{CliError, CliResult};
 
 /// The default thinking time a move, in ms.
@@ -125,7 +126,7 @@ impl<G: Notation + Searchable> Engine<G> {
                 };
                 let said = format!(
                     "estimate {} (the exact solve did not finish in time), line {}",
-                    score_text(out.value),
+                    Score(out.value),
                     line_text(game, state, &out.pv)
                 );
                 (out.best_move, said)
@@ -142,7 +143,7 @@ impl<G: Notation + Searchable> Engine<G> {
                 };
                 let said = format!(
                     "value {} ({}), line {}",
-                    score_text(out.value),
+                    Score(out.value),
                     verdict(out.proven, out.value, out.distance),
                     line_text(game, state, &out.pv)
                 );
@@ -156,7 +157,8 @@ impl<G: Notation + Searchable> Engine<G> {
                     *star1,
                     &mut ply_core::observe::NoObserver,
                 );
-                let said = format!("value {}", expect_text(game, out.value));
+                let p = game.win_probability(out.value);
+                let said = format!("value {}", expect_text(out.value, p));
                 (out.best_move, said)
             }
             Engine::Mcts(agent) => {
@@ -175,6 +177,152 @@ impl<G: Notation + Searchable> Engine<G> {
 }
 
 struct Play<'a>(&'a PlayArgs);
+
+/// The game so far: the positions before each move (for undo), the moves
+/// as written and as moves (for the record).
+struct Line<G: Notation> {
+    history: Vec<G::State>,
+    played: Vec<String>,
+    record: Vec<G::Move>,
+    state: G::State,
+}
+
+impl<G: Notation + Searchable> Line<G> {
+    /// `mv` (written `text`) is played.
+    fn push(&mut self, game: &G, text: String, mv: G::Move) {
+        let next = game.play(&self.state, mv);
+        self.history.push(std::mem::replace(&mut self.state, next));
+        self.played.push(text);
+        self.record.push(mv);
+    }
+
+    /// Takes back to the human's previous turn: the engine's reply, any
+    /// dice, and the human's move. Whether anything was taken back.
+    fn undo(&mut self, game: &G, human: Option<Player>) -> bool {
+        let mut undone = false;
+        while let Some(prev) = self.history.pop() {
+            self.played.pop();
+            self.record.pop();
+            self.state = prev;
+            undone = true;
+            if !game.is_chance(&self.state) && Some(game.to_move(&self.state)) == human {
+                break;
+            }
+        }
+        undone
+    }
+}
+
+/// The dice of chance nodes: seeded by `--seed` for a game that can be
+/// replayed, else by the clock.
+fn dice(seed: Option<u64>) -> Xoshiro256PlusPlus {
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    Xoshiro256PlusPlus::seed_from_u64(seed)
+}
+
+/// Nature's move at a chance node, drawn by its probability.
+fn roll<G: Searchable>(game: &G, state: &G::State, dice: &mut Xoshiro256PlusPlus) -> G::Move {
+    let mut outcomes = Vec::new();
+    game.chance_outcomes(state, &mut outcomes);
+    let r: f64 = dice.random();
+    let mut acc = 0.0;
+    for &(m, p) in &outcomes {
+        acc += p;
+        if r < acc {
+            return m;
+        }
+    }
+    outcomes.last().expect("a chance node has outcomes").0
+}
+
+/// What the human's line asked for.
+enum Turn {
+    /// Nothing changed on the board.
+    Stay,
+    /// The board changed: draw it again.
+    Redraw,
+    /// The game is left.
+    Quit,
+}
+
+/// Reads and carries out one line from the human: a move, or one of the
+/// commands (moves, hint, undo, help, quit).
+fn human_turn<G: Notation + Searchable>(
+    game: &G,
+    line: &mut Line<G>,
+    engine: &mut Engine<G>,
+    human: Option<Player>,
+    cmd: &str,
+    say: &dyn Fn(String),
+) -> Turn {
+    let state = line.state.clone();
+    match cmd {
+        "" => {}
+        "quit" | "exit" => return Turn::Quit,
+        "help" | "?" => say(HELP.to_string()),
+        "moves" => {
+            let mut legal = Vec::new();
+            game.legal_moves(&state, &mut legal);
+            let names: Vec<String> = legal.iter().map(|&m| game.format_move(&state, m)).collect();
+            say(format!("legal moves: {}", names.join(", ")));
+        }
+        "hint" => {
+            let (best, said) = engine.think(game, &state, true);
+            let best = best.map_or("none".into(), |m| game.format_move(&state, m));
+            say(format!("hint: {best} ({said})"));
+        }
+        "undo" => {
+            if line.undo(game, human) {
+                say("taken back".to_string());
+                return Turn::Redraw;
+            }
+            say("nothing to undo".to_string());
+        }
+        text => match play_moves(game, &state, &[text]) {
+            Ok(_) => {
+                let mv = game
+                    .parse_move(&state, text)
+                    .expect("a move that played parses");
+                line.push(game, text.to_string(), mv);
+                return Turn::Redraw;
+            }
+            Err(e) => say(format!("{}; try again ('moves' lists them)", e.reason)),
+        },
+    }
+    Turn::Stay
+}
+
+/// Saves the game in its record format (PGN for chess) where it has one:
+/// to `--save`, or `ply-game.pgn`. The path written, if any.
+fn save_record<G: Notation>(
+    game: &G,
+    start: &G::State,
+    record: &[G::Move],
+    names: [String; 2],
+    save: Option<&std::path::Path>,
+    name: &str,
+) -> Result<Option<String>, CliError> {
+    let Some(text) = game.game_record(start, record, &names[0], &names[1]) else {
+        if save.is_some() {
+            return Err(CliError::input(format!(
+                "{name} has no game-record format to save"
+            )));
+        }
+        return Ok(None);
+    };
+    let path = save.map_or_else(
+        || std::path::PathBuf::from("ply-game.pgn"),
+        |p| p.to_path_buf(),
+    );
+    std::fs::write(&path, text).map_err(|e| {
+        CliError::failure(format!("cannot save the game to {}: {e}", path.display()))
+    })?;
+    Ok(Some(path.display().to_string()))
+}
 
 impl GameVisitor for Play<'_> {
     type Output = CliResult;
@@ -195,12 +343,7 @@ impl GameVisitor for Play<'_> {
             HumanArg::Second => Some(Player::Min),
             HumanArg::None => None,
         };
-        let dice_seed = a.search.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        });
-        let mut dice = Xoshiro256PlusPlus::seed_from_u64(dice_seed);
+        let mut dice = dice(a.search.seed);
         say(format!(
             "{}: you are {}; the engine is {}. {HELP}",
             info.name,
@@ -210,13 +353,16 @@ impl GameVisitor for Play<'_> {
 
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
-        let mut history: Vec<G::State> = Vec::new();
-        let mut played: Vec<String> = Vec::new();
-        let mut record: Vec<G::Move> = Vec::new();
-        let mut state = start.clone();
+        let mut line: Line<G> = Line {
+            history: Vec::new(),
+            played: Vec::new(),
+            record: Vec::new(),
+            state: start.clone(),
+        };
         let mut redraw = true;
         let mut plies = 0usize;
         loop {
+            let state = line.state.clone();
             if redraw {
                 say(String::new());
                 say(game.draw(&state).trim_end().to_string());
@@ -233,24 +379,9 @@ impl GameVisitor for Play<'_> {
                 ));
             }
             if game.is_chance(&state) {
-                let mut outcomes = Vec::new();
-                game.chance_outcomes(&state, &mut outcomes);
-                let r: f64 = dice.random();
-                let mut acc = 0.0;
-                let mut pick = outcomes.last().expect("a chance node has outcomes").0;
-                for &(m, p) in &outcomes {
-                    acc += p;
-                    if r < acc {
-                        pick = m;
-                        break;
-                    }
-                }
-                let text = game.format_move(&state, pick);
+                let pick = roll(&game, &state, &mut dice);
                 say(game.describe_outcome(&state, pick));
-                history.push(state.clone());
-                played.push(text);
-                record.push(pick);
-                state = game.play(&state, pick);
+                line.push(&game, game.format_move(&state, pick), pick);
                 continue;
             }
             let mover = game.to_move(&state);
@@ -261,75 +392,23 @@ impl GameVisitor for Play<'_> {
                 };
                 let text = game.format_move(&state, m);
                 say(format!("engine ({}) plays {text}: {said}", mover.name()));
-                history.push(state.clone());
-                played.push(text);
-                record.push(m);
-                state = game.play(&state, m);
+                line.push(&game, text, m);
                 continue;
             }
             if !a.game.json {
                 print!("your move ({}): ", mover.name());
                 let _ = std::io::stdout().flush();
             }
-            let mut line = String::new();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    say("\n(end of input: game abandoned)".to_string());
-                    break;
-                }
-                Ok(_) => {}
+            let mut text = String::new();
+            if matches!(input.read_line(&mut text), Ok(0) | Err(_)) {
+                say("\n(end of input: game abandoned)".to_string());
+                break;
             }
-            let cmd = line.trim();
-            redraw = false;
             plies -= 1;
-            match cmd {
-                "" => {}
-                "quit" | "exit" => break,
-                "help" | "?" => say(HELP.to_string()),
-                "moves" => {
-                    let mut legal = Vec::new();
-                    game.legal_moves(&state, &mut legal);
-                    let names: Vec<String> =
-                        legal.iter().map(|&m| game.format_move(&state, m)).collect();
-                    say(format!("legal moves: {}", names.join(", ")));
-                }
-                "hint" => {
-                    let (best, said) = engine.think(&game, &state, true);
-                    let best = best.map_or("none".into(), |m| game.format_move(&state, m));
-                    say(format!("hint: {best} ({said})"));
-                }
-                "undo" => {
-                    // Take back to the human's previous turn: the engine's
-                    // reply, any dice, and the human's move.
-                    let mut undone = false;
-                    while let Some(prev) = history.pop() {
-                        played.pop();
-                        record.pop();
-                        state = prev;
-                        undone = true;
-                        if !game.is_chance(&state) && Some(game.to_move(&state)) == human_side {
-                            break;
-                        }
-                    }
-                    if undone {
-                        say("taken back".to_string());
-                        redraw = true;
-                    } else {
-                        say("nothing to undo".to_string());
-                    }
-                }
-                text => match play_moves(&game, &state, &[text]) {
-                    Ok(next) => {
-                        history.push(state.clone());
-                        played.push(text.to_string());
-                        if let Ok(m) = game.parse_move(&state, text) {
-                            record.push(m);
-                        }
-                        state = next;
-                        redraw = true;
-                    }
-                    Err(e) => say(format!("{}; try again ('moves' lists them)", e.reason)),
-                },
+            match human_turn(&game, &mut line, &mut engine, human_side, text.trim(), &say) {
+                Turn::Quit => break,
+                Turn::Stay => redraw = false,
+                Turn::Redraw => {}
             }
         }
         let name = |p: Player| {
@@ -339,39 +418,46 @@ impl GameVisitor for Play<'_> {
                 format!("ply ({})", plan.name())
             }
         };
-        let mut saved = None;
-        if let Some(text) =
-            game.game_record(&start, &record, &name(Player::Max), &name(Player::Min))
-        {
-            let path = a
-                .save
-                .clone()
-                .unwrap_or_else(|| std::path::PathBuf::from("ply-game.pgn"));
-            std::fs::write(&path, text).map_err(|e| {
-                CliError::failure(format!("cannot save the game to {}: {e}", path.display()))
-            })?;
-            say(format!("game saved to {}", path.display()));
-            saved = Some(path.display().to_string());
-        } else if a.save.is_some() {
-            return Err(CliError::input(format!(
-                "{} has no game-record format to save",
-                info.name
-            )));
+        let names = [name(Player::Max), name(Player::Min)];
+        let saved = save_record(
+            &game,
+            &start,
+            &line.record,
+            names,
+            a.save.as_deref(),
+            info.name,
+        )?;
+        if let Some(path) = &saved {
+            say(format!("game saved to {path}"));
         }
         if a.game.json {
-            let over = game.is_terminal(&state);
-            print_json(&json!({
-                "game": info.name,
-                "start": game.format_position(&start),
-                "moves": played,
-                "final_position": game.format_position(&state),
-                "over": over,
-                "value": over.then(|| game.utility(&state).0),
-                "saved": saved,
-            }));
+            let over = game.is_terminal(&line.state);
+            print_json(&PlayReport {
+                game: info.name,
+                start: game.format_position(&start),
+                moves: line.played,
+                final_position: game.format_position(&line.state),
+                over,
+                value: over.then(|| game.utility(&line.state).0),
+                saved,
+            });
         }
         Ok(())
     }
+}
+
+/// A game played, as `play --json` reports it.
+#[derive(Serialize)]
+struct PlayReport {
+    game: &'static str,
+    start: String,
+    moves: Vec<String>,
+    final_position: String,
+    over: bool,
+    /// The utility at the end, MAX's view, when the game is over.
+    value: Option<i32>,
+    /// Where the game record was saved.
+    saved: Option<String>,
 }
 
 pub fn run(args: &PlayArgs) -> CliResult {

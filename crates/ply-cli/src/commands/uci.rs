@@ -186,37 +186,66 @@ fn engine_options(hash_mb: usize, threads: usize) -> SearchOptions {
 /// The most threads the `Threads` option accepts.
 const MAX_THREADS: usize = 64;
 
-/// Runs the protocol on stdin and stdout until `quit` or the end of input.
-pub fn run(args: &UciArgs) -> CliResult {
-    let game = Arc::new(Chess::new());
-    let mut hash_mb = args.hash.clamp(1, MAX_HASH_MB);
-    let mut threads = 1;
-    let mut engine = Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
-    let mut state = game.initial_state();
-    let mut running: Option<Running> = None;
+/// The protocol's state between commands: the engine (handed to the
+/// search thread while a search runs), its settings, the position.
+struct Session {
+    game: Arc<Chess>,
+    hash_mb: usize,
+    threads: usize,
+    engine: Option<Engine<Move>>,
+    state: ChessState,
+    running: Option<Running>,
+}
 
-    // Waits for a running search to end (after `stop`, or by itself).
-    let finish = |running: &mut Option<Running>, engine: &mut Option<Engine<Move>>, stop: bool| {
-        if let Some(r) = running.take() {
+impl Session {
+    fn new(hash_mb: usize) -> Self {
+        let game = Arc::new(Chess::new());
+        let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
+        Session {
+            engine: Some(Engine::new(&*game, &engine_options(hash_mb, 1))),
+            state: game.initial_state(),
+            game,
+            hash_mb,
+            threads: 1,
+            running: None,
+        }
+    }
+
+    /// A fresh engine with the current settings.
+    fn renew(&mut self) {
+        self.engine = Some(Engine::new(
+            &*self.game,
+            &engine_options(self.hash_mb, self.threads),
+        ));
+    }
+
+    /// Waits for a running search to end (after `stop`, or by itself) and
+    /// takes its engine back.
+    fn finish(&mut self, stop: bool) {
+        if let Some(r) = self.running.take() {
             if stop {
                 r.stop.store(true, Ordering::Relaxed);
             }
             match r.handle.join() {
-                Ok(e) => *engine = Some(e),
+                Ok(e) => self.engine = Some(e),
                 Err(_) => send("info string the search thread failed; starting a fresh engine"),
             }
         }
-    };
+    }
 
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    /// Carries out one line from the GUI; `false` after `quit`.
+    fn handle(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&command) = words.first() else {
-            continue;
+            return true;
         };
         // A finished search hands its engine back before the next command.
-        if running.as_ref().is_some_and(|r| r.handle.is_finished()) {
-            finish(&mut running, &mut engine, false);
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.finish(false);
         }
         match command {
             "uci" => {
@@ -233,102 +262,137 @@ pub fn run(args: &UciArgs) -> CliResult {
             "isready" => send("readyok"),
             "debug" | "ponderhit" | "register" => {}
             "ucinewgame" => {
-                finish(&mut running, &mut engine, true);
-                if let Some(e) = &mut engine {
+                self.finish(true);
+                if let Some(e) = &mut self.engine {
                     e.clear();
                 }
-                state = game.initial_state();
+                self.state = self.game.initial_state();
             }
             "setoption" => {
-                finish(&mut running, &mut engine, true);
-                match parse_setoption(&words[1..]) {
-                    Some((name, value)) if name.eq_ignore_ascii_case("hash") => {
-                        match value.parse::<usize>() {
-                            Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                                hash_mb = mb;
-                                engine =
-                                    Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
-                            }
-                            _ => send(&format!(
-                                "info string Hash must be a number of MiB from 1 to {MAX_HASH_MB}, not '{value}'"
-                            )),
-                        }
-                    }
-                    Some((name, value)) if name.eq_ignore_ascii_case("threads") => {
-                        match value.parse::<usize>() {
-                            Ok(n) if (1..=MAX_THREADS).contains(&n) => {
-                                threads = n;
-                                engine =
-                                    Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
-                            }
-                            _ => send(&format!(
-                                "info string Threads must be a number from 1 to {MAX_THREADS}, not '{value}'"
-                            )),
-                        }
-                    }
-                    Some((name, _)) => send(&format!("info string unknown option '{name}'")),
-                    None => send("info string usage: setoption name <id> [value <x>]"),
-                }
+                self.finish(true);
+                self.setoption(&words[1..]);
             }
             "position" => {
-                finish(&mut running, &mut engine, true);
-                let rest = line.trim_start()["position".len()..].trim();
-                let text = if let Some(r) = rest.strip_prefix("startpos") {
-                    format!("startpos{r}")
-                } else if let Some(r) = rest.strip_prefix("fen") {
-                    r.trim().to_string()
-                } else {
-                    send("info string usage: position startpos|fen <fen> [moves ...]");
-                    continue;
-                };
-                match game.parse_position(&text) {
-                    Ok(s) => state = s,
-                    Err(e) => send(&format!(
-                        "info string bad position ({e}); keeping the last one"
-                    )),
-                }
+                self.finish(true);
+                self.position(line);
             }
             "go" => {
-                finish(&mut running, &mut engine, true);
-                let (go, problems) = Go::parse(&words[1..]);
-                for p in problems {
-                    send(&format!("info string {p}"));
-                }
-                let Some(mut e) = engine.take() else {
-                    engine = Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
-                    continue;
-                };
-                let side = state.board().side_to_move();
-                let (hard, soft) = go.time(side);
-                e.set_limits(go.depth, hard, soft, go.nodes);
-                let stop = Arc::new(AtomicBool::new(false));
-                let handle = {
-                    let (game, state, stop) = (Arc::clone(&game), state.clone(), Arc::clone(&stop));
-                    let wait_for_stop = go.infinite;
-                    std::thread::Builder::new()
-                        .name("ply-search".into())
-                        .stack_size(SEARCH_STACK)
-                        .spawn(move || search(&game, &state, e, &stop, wait_for_stop))
-                };
-                match handle {
-                    Ok(handle) => running = Some(Running { stop, handle }),
-                    Err(err) => {
-                        send(&format!("info string cannot start the search: {err}"));
-                        engine = Some(Engine::new(&*game, &engine_options(hash_mb, threads)));
-                    }
-                }
+                self.finish(true);
+                self.go(&words[1..]);
             }
-            "stop" => finish(&mut running, &mut engine, true),
-            "quit" => break,
+            "stop" => self.finish(true),
+            "quit" => return false,
             "d" => {
-                for row in game.draw(&state).lines() {
+                for row in self.game.draw(&self.state).lines() {
                     send(&format!("info string {row}"));
                 }
             }
             other => send(&format!("info string unknown command '{other}'")),
         }
+        true
     }
-    finish(&mut running, &mut engine, true);
+
+    /// `setoption name Hash|Threads value N`.
+    fn setoption(&mut self, words: &[&str]) {
+        let spin = |value: &str, max: usize| {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+        };
+        match parse_setoption(words) {
+            Some((name, value)) if name.eq_ignore_ascii_case("hash") => {
+                match spin(&value, MAX_HASH_MB) {
+                    Some(mb) => {
+                        self.hash_mb = mb;
+                        self.renew();
+                    }
+                    None => send(&format!(
+                        "info string Hash must be a number of MiB from 1 to {MAX_HASH_MB}, not '{value}'"
+                    )),
+                }
+            }
+            Some((name, value)) if name.eq_ignore_ascii_case("threads") => {
+                match spin(&value, MAX_THREADS) {
+                    Some(n) => {
+                        self.threads = n;
+                        self.renew();
+                    }
+                    None => send(&format!(
+                        "info string Threads must be a number from 1 to {MAX_THREADS}, not '{value}'"
+                    )),
+                }
+            }
+            Some((name, _)) => send(&format!("info string unknown option '{name}'")),
+            None => send("info string usage: setoption name <id> [value <x>]"),
+        }
+    }
+
+    /// `position startpos|fen <fen> [moves ...]`; a bad one keeps the last.
+    fn position(&mut self, line: &str) {
+        let rest = line.trim_start()["position".len()..].trim();
+        let text = if let Some(r) = rest.strip_prefix("startpos") {
+            format!("startpos{r}")
+        } else if let Some(r) = rest.strip_prefix("fen") {
+            r.trim().to_string()
+        } else {
+            send("info string usage: position startpos|fen <fen> [moves ...]");
+            return;
+        };
+        match self.game.parse_position(&text) {
+            Ok(s) => self.state = s,
+            Err(e) => send(&format!(
+                "info string bad position ({e}); keeping the last one"
+            )),
+        }
+    }
+
+    /// `go ...`: starts the search thread with the engine.
+    fn go(&mut self, words: &[&str]) {
+        let (go, problems) = Go::parse(words);
+        for p in problems {
+            send(&format!("info string {p}"));
+        }
+        let Some(mut e) = self.engine.take() else {
+            self.renew();
+            return;
+        };
+        let side = self.state.board().side_to_move();
+        let (hard, soft) = go.time(side);
+        e.set_limits(go.depth, hard, soft, go.nodes);
+        let stop = Arc::new(AtomicBool::new(false));
+        let handle = {
+            let (game, state, stop) = (
+                Arc::clone(&self.game),
+                self.state.clone(),
+                Arc::clone(&stop),
+            );
+            let wait_for_stop = go.infinite;
+            std::thread::Builder::new()
+                .name("ply-search".into())
+                .stack_size(SEARCH_STACK)
+                .spawn(move || search(&game, &state, e, &stop, wait_for_stop))
+        };
+        match handle {
+            Ok(handle) => self.running = Some(Running { stop, handle }),
+            Err(err) => {
+                send(&format!("info string cannot start the search: {err}"));
+                self.renew();
+            }
+        }
+    }
+}
+
+/// Runs the protocol on stdin and stdout until `quit` or the end of input.
+pub fn run(args: &UciArgs) -> CliResult {
+    let mut session = Session::new(args.hash);
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if !session.handle(&line) {
+            break;
+        }
+    }
+    session.finish(true);
     Ok(())
 }
 

@@ -574,6 +574,99 @@ pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     })
 }
 
+/// Every move's expectiminimax value, and the position's.
+#[derive(Clone, Debug)]
+pub struct ExpectAnalysis<M> {
+    /// The position's value, MAX's view: the best move's, or at a chance
+    /// node the probability-weighted mean of its outcomes'.
+    pub value: f64,
+    /// Each move (or outcome) with its value, MAX's view: best first for
+    /// the player to move, equal moves in the game's order; at a chance
+    /// node, the outcomes in the game's order.
+    pub moves: Vec<(M, f64)>,
+    /// What the searches cost, summed over the moves.
+    pub stats: Stats,
+    /// Wall-clock time of all the searches.
+    pub elapsed: Duration,
+}
+
+/// Searches every move (or chance outcome) of `state` by expectiminimax
+/// as a root of its own, one ply shallower, so that every value is exact
+/// (Star1 at the root would leave some only as bounds).
+pub fn analyze_expecti<G: Evaluation + Chance>(
+    game: &G,
+    state: &G::State,
+    options: &SearchOptions,
+    star1: bool,
+) -> ExpectAnalysis<G::Move> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let child_options = SearchOptions {
+        depth: options.depth.map(|d| d.saturating_sub(1)),
+        ..*options
+    };
+    let mut legal = Vec::new();
+    if !game.is_terminal(state) {
+        game.legal_moves(state, &mut legal);
+    }
+    let mut moves = Vec::new();
+    for &m in &legal {
+        let child = game.play(state, m);
+        let mut s = Stats::default();
+        let out = expectiminimax(game, &child, &child_options, star1, &mut s);
+        stats.add(&s);
+        moves.push((m, out.value));
+    }
+    let mover = game.to_move(state);
+    let value = if game.is_chance(state) {
+        let mut outcomes = Vec::new();
+        game.chance_outcomes(state, &mut outcomes);
+        outcomes
+            .iter()
+            .zip(&moves)
+            .map(|((_, p), (_, v))| p * v)
+            .sum()
+    } else {
+        let best = moves.iter().map(|&(_, v)| mover.view(v));
+        mover.view(best.fold(f64::NEG_INFINITY, f64::max))
+    };
+    if !game.is_chance(state) {
+        moves.sort_by(|x, y| mover.view(y.1).total_cmp(&mover.view(x.1)));
+    }
+    ExpectAnalysis {
+        value,
+        moves,
+        stats,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// Every move's exact value by the score search, best first for the player
+/// to move (equal moves in the game's order); `weak`: only their signs.
+/// The engine's table carries from one move's solve to the next; `stats`
+/// counts all of them.
+pub fn analyze_score<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    weak: bool,
+    stats: &mut Stats,
+) -> Result<Vec<(G::Move, MaxScore)>, SearchError> {
+    let mut legal = Vec::new();
+    if !game.is_terminal(state) {
+        game.legal_moves(state, &mut legal);
+    }
+    let mover = game.to_move(state);
+    let mut moves = Vec::new();
+    for &m in &legal {
+        let child = game.play(state, m);
+        let r = solve_score(engine, game, &child, weak, stats)?;
+        moves.push((m, r.value));
+    }
+    moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v.for_player(mover)));
+    Ok(moves)
+}
+
 /// The triangular principal-variation table: `lines[ply]` is the best line
 /// found so far from the node at `ply`.
 pub(crate) struct PvTable<M> {
