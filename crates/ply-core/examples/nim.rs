@@ -139,8 +139,55 @@ impl Notation for Nim {
     }
 }
 
+/// The declaration every front end reads (`ply list`, parameter checking,
+/// finding the game by name): its name, rules and notations, once.
+impl Registered for Nim {
+    const SPEC: GameSpec = GameSpec {
+        default_position: "3 4 5",
+        ..GameSpec::new(
+            "nim",
+            "heaps of counters; a move takes one or more from one heap; whoever takes the last counter wins",
+            "heap sizes separated by spaces, /min when MIN moves (3 4 5)",
+            "heap:count, heaps numbered from 1 (2:3)",
+        )
+    };
+
+    fn from_params(_: &ParamValues) -> Result<Self, SetupError> {
+        Ok(Nim)
+    }
+}
+
+// One line registers it: `GAMES`, `spec(name)` and `visit(name, params,
+// visitor)`, as ply-games's list does for the built-in games (there,
+// `register_games!(nim::Nim, ...)` with the game in its own module file).
+ply_core::register_games!(types: Nim);
+
+/// Generic code run on a game found by name, as every CLI command is.
+struct Describe;
+
+impl GameVisitor for Describe {
+    type Output = String;
+    fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> String {
+        let start = game.parse_position(spec.default_position).unwrap();
+        let mut moves = Vec::new();
+        game.legal_moves(&start, &mut moves);
+        format!(
+            "{}: {}; from {} there are {} moves",
+            spec.name,
+            spec.rules,
+            game.format_position(&start),
+            moves.len()
+        )
+    }
+}
+
 fn main() {
     let game = Nim;
+
+    // 0. Found by name through its declaration, as the command line finds games.
+    let found = visit("nim", &Params::new(), Describe).expect("nim is registered");
+    println!("{found}");
+    assert_eq!(GAMES.len(), 1);
 
     // 1. The conformance kit checks the rules and the notation.
     let cfg = ply_core::conformance::Config {

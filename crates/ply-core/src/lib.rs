@@ -14,6 +14,8 @@
 //! - [`observe`]: the events a search emits; statistics and traces are observers.
 //! - [`explore`]: perft, position counts, leaf enumeration.
 //! - [`play`]: agents (a search, a random mover) and a loop that plays games.
+//! - [`registry`]: what a game declares about itself (name, rules, typed
+//!   parameters), and the one-line list that registers games.
 //! - [`report`]: what the searches found, as serialisable types with a text form.
 //! - [`conformance`]: the generic test every game runs.
 
@@ -23,6 +25,7 @@ pub mod game;
 pub mod notation;
 pub mod observe;
 pub mod play;
+pub mod registry;
 pub mod report;
 pub mod score;
 pub mod search;
@@ -40,6 +43,9 @@ pub mod prelude {
     pub use crate::no_hooks;
     pub use crate::notation::{MoveError, Notation, ParseError, play_moves};
     pub use crate::observe::{NoObserver, Observer, Stats, Trace};
+    pub use crate::registry::{
+        GameSpec, GameVisitor, ParamKind, ParamSpec, ParamValues, Params, Registered, SetupError,
+    };
     pub use crate::score::{MaxScore, MoverScore, Player, Window};
     pub use crate::search::{
         Algorithm, Analysis, Engine, MoveValue, Outcome, Report, SearchOptions, TieBreak,

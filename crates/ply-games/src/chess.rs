@@ -26,7 +26,7 @@ use ply_core::{
     EngineHooks, Evaluation, Game, MaxScore, Notation, ParseError, Player, Tuning, sort_by_priority,
 };
 
-use crate::params::{Params, SetupError};
+use ply_core::registry::{GameSpec, ParamValues, Registered, SetupError};
 
 /// The utility of a checkmate, in centipawns: far beyond any evaluation
 /// (the conformance kit checks that), so a depth-limited search without the
@@ -221,11 +221,6 @@ impl Chess {
         Chess { pst, passed_mask }
     }
 
-    /// Chess from `--param` settings (it takes none).
-    pub fn from_params(params: &Params) -> Result<Self, SetupError> {
-        params.check_known("chess", &[])?;
-        Ok(Self::new())
-    }
 
     /// The state for a cozy-chess board, without history.
     pub fn state(&self, board: Board) -> ChessState {
@@ -700,6 +695,22 @@ impl EngineHooks for Chess {
 }
 
 ply_core::no_hooks!(Chess: Shortcuts, Chance, Playouts);
+
+impl Registered for Chess {
+    const SPEC: GameSpec = GameSpec {
+        default_position: "startpos",
+        ..GameSpec::new(
+            "chess",
+            "chess (cozy-chess move generation): checkmate wins; stalemate, the fifty-move rule, threefold repetition and insufficient material draw; values in centipawns, White's view",
+            "FEN (or startpos), optionally followed by 'moves' and UCI or SAN moves, as in UCI's position command; rep=N after the FEN counts earlier occurrences",
+            "UCI (e2e4, e7e8q, castling e1g1) or SAN (Nf3, O-O, exd8=Q+)",
+        )
+    };
+
+    fn from_params(_: &ParamValues) -> Result<Self, SetupError> {
+        Ok(Self::new())
+    }
+}
 
 impl Notation for Chess {
     fn perft_moves(&self, s: &ChessState, moves: &mut Vec<Move>) {

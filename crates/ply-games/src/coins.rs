@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use ply_core::{Game, MaxScore, Notation, ParseError, Player};
 
-use crate::params::{Params, SetupError};
+use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
 
 /// The coin game with its set of allowed takes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,34 +53,6 @@ impl Coins {
         })
     }
 
-    /// Reads the `take` parameter (default `1,2`).
-    pub fn from_params(params: &Params) -> Result<Self, SetupError> {
-        params.check_known("coins", &["take"])?;
-        let Some(text) = params.get("take") else {
-            return Coins::new(&[1, 2]);
-        };
-        let mut take = Vec::new();
-        for part in text.split(',') {
-            let part = part.trim();
-            match part.parse::<i64>() {
-                Ok(n) if n < 0 => {
-                    return Err(SetupError(format!(
-                        "take: {n} is negative; a move takes a positive number of coins"
-                    )));
-                }
-                Ok(n) if n > i64::from(u32::MAX) => {
-                    return Err(SetupError(format!("take: {n} is too large")));
-                }
-                Ok(n) => take.push(n as u32),
-                Err(_) => {
-                    return Err(SetupError(format!(
-                        "take: '{part}' is not a number; write a list like take=1,2,3"
-                    )));
-                }
-            }
-        }
-        Coins::new(&take)
-    }
 
     /// The allowed takes, ascending.
     pub fn takes(&self) -> &[u32] {
@@ -163,6 +135,32 @@ fn parse_count(text: &str, column: usize, what: &str) -> Result<u32, ParseError>
     }
     text.parse::<u32>()
         .map_err(|_| ParseError::at(column, format!("{what} {text} is too large")))
+}
+
+impl Registered for Coins {
+    const SPEC: GameSpec = GameSpec {
+        params: &[ParamSpec {
+            name: "take",
+            kind: ParamKind::Ints {
+                default: &[1, 2],
+                min: 1,
+                max: 1_000_000,
+            },
+            meaning: "the numbers of coins a move may take, comma-separated",
+        }],
+        default_position: "4",
+        ..GameSpec::new(
+            "coins",
+            "N coins on the table; a move takes k coins for k in a set; whoever takes the last coin wins (a player who cannot move loses)",
+            "the number of coins left, optionally /max or /min for the player to move (4 = 4/max)",
+            "the number of coins taken",
+        )
+    };
+
+    fn from_params(values: &ParamValues) -> Result<Self, SetupError> {
+        let take: Vec<u32> = values.ints("take").iter().map(|&n| n as u32).collect();
+        Coins::new(&take)
+    }
 }
 
 impl Notation for Coins {
@@ -298,8 +296,15 @@ mod tests {
         );
         assert_eq!(g.parse_position("1x").unwrap_err().column, Some(2));
         assert_eq!(g.parse_position("4/foo").unwrap_err().column, Some(3));
-        assert!(Coins::from_params(&Params::new().with("take", "0")).is_err());
-        assert!(Coins::from_params(&Params::new().with("take", "1,-2")).is_err());
-        assert!(Coins::from_params(&Params::new().with("size", "3")).is_err());
+        // The declaration checks the parameters before the game is built.
+        let build = |k: &str, v: &str| {
+            let p = ply_core::registry::Params::new().with(k, v);
+            Coins::SPEC.check(&p).and_then(|v| Coins::from_params(&v))
+        };
+        assert!(build("take", "0").unwrap_err().0.contains("take=0"));
+        assert!(build("take", "1,-2").unwrap_err().0.contains("take=-2"));
+        assert!(build("take", "1,x").unwrap_err().0.contains("'x'"));
+        assert!(build("size", "3").unwrap_err().0.contains("unknown parameter"));
+        assert_eq!(build("take", "3,1,3").unwrap().takes(), &[1, 3]);
     }
 }

@@ -19,7 +19,7 @@ use ply_core::{
     Evaluation, Game, MaxScore, Notation, ParseError, Player, Shortcuts, sort_by_priority,
 };
 
-use crate::params::{Params, SetupError};
+use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
 
 /// What one point of score is worth to [`Game::evaluate`]: a proven result
 /// outranks every estimate.
@@ -125,14 +125,6 @@ impl Connect4 {
         Self::new(7, 6).expect("7x6 fits")
     }
 
-    /// Reads `width` and `height` (default 7 and 6).
-    pub fn from_params(params: &Params) -> Result<Self, SetupError> {
-        params.check_known("connect4", &["width", "height"])?;
-        Self::new(
-            params.int("width", 7, 1, 9)?,
-            params.int("height", 6, 1, 63)?,
-        )
-    }
 
     /// Columns and rows.
     pub fn size(&self) -> (u32, u32) {
@@ -598,6 +590,42 @@ impl Connect4 {
             Player::Max => (MaxScore(lo), MaxScore(hi)),
             Player::Min => (MaxScore(-hi), MaxScore(-lo)),
         }
+    }
+}
+
+impl Registered for Connect4 {
+    const SPEC: GameSpec = GameSpec {
+        params: &[
+            ParamSpec {
+                name: "width",
+                kind: ParamKind::Int {
+                    default: 7,
+                    min: 1,
+                    max: 9,
+                },
+                meaning: "columns",
+            },
+            ParamSpec {
+                name: "height",
+                kind: ParamKind::Int {
+                    default: 6,
+                    min: 1,
+                    max: 63,
+                },
+                meaning: "rows; width*(height+1) at most 64",
+            },
+        ],
+        exact_solver: true,
+        ..GameSpec::new(
+            "connect4",
+            "Connect Four: drop stones into columns; four in a row (across, down, diagonally) wins; solved exactly by the score search",
+            "the columns played so far, 1-based digits, e.g. 4453 (empty: the empty board); scores: positive = the side to move wins, |score| = (W*H+1-n)/2 with n the stones before the winning one",
+            "a column digit, 1 to W",
+        )
+    };
+
+    fn from_params(values: &ParamValues) -> Result<Self, SetupError> {
+        Self::new(values.int("width") as u32, values.int("height") as u32)
     }
 }
 

@@ -12,7 +12,7 @@
 
 use ply_core::{Chance, Evaluation, Game, MaxScore, Notation, ParseError, Player};
 
-use crate::params::{Params, SetupError};
+use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
 
 /// Pig with a target score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,11 +77,6 @@ impl Pig {
         })
     }
 
-    /// Reads the `target` parameter (default 100).
-    pub fn from_params(params: &Params) -> Result<Self, SetupError> {
-        params.check_known("pig", &["target"])?;
-        Pig::new(params.int("target", 100, 0, 100_000)?)
-    }
 
     /// The target score.
     pub fn target(&self) -> u32 {
@@ -234,6 +229,32 @@ impl Chance for Pig {
     fn value_bounds(&self, _: &PigState, exact: bool) -> Option<(MaxScore, MaxScore)> {
         let w = if exact { 1 } else { EVAL_WIN };
         Some((MaxScore(-w), MaxScore(w)))
+    }
+}
+
+impl Registered for Pig {
+    const SPEC: GameSpec = GameSpec {
+        params: &[ParamSpec {
+            name: "target",
+            kind: ParamKind::Int {
+                default: 100,
+                min: 2,
+                max: 1000,
+            },
+            meaning: "the score that wins",
+        }],
+        default_position: "0-0",
+        default_depth: Some(6),
+        ..GameSpec::new(
+            "pig",
+            "the dice game: roll as often as you like adding the pips to a turn total; a 1 loses the turn total and ends the turn; hold banks it; the first to reach the target wins",
+            "MAX's score-MIN's score, then +turn total if not 0, /min when MIN is to move, ? while the die rolls (a chance node), e.g. 35-20+12/min",
+            "roll (r) or hold (h); the die's outcomes are 1 to 6",
+        )
+    };
+
+    fn from_params(values: &ParamValues) -> Result<Self, SetupError> {
+        Pig::new(values.int("target") as u32)
     }
 }
 

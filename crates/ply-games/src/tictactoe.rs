@@ -8,7 +8,7 @@
 
 use ply_core::{Evaluation, Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
 
-use crate::params::{Params, SetupError};
+use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
 
 /// Whether a board is still in play, and if not how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,14 +109,6 @@ impl TicTacToe {
         Self::new(3, 3, 3).expect("3,3,3 is a valid board")
     }
 
-    /// Reads parameters `m`, `n`, `k` (default 3 each).
-    pub fn from_params(params: &Params) -> Result<Self, SetupError> {
-        params.check_known("tictactoe", &["m", "n", "k"])?;
-        let m = params.int("m", 3, 1, 64)?;
-        let n = params.int("n", 3, 1, 64)?;
-        let k = params.int("k", 3, 1, 64)?;
-        Self::new(m, n, k)
-    }
 
     /// Rows, columns and line length.
     pub fn dims(&self) -> (u32, u32, u32) {
@@ -382,6 +374,52 @@ impl Evaluation for TicTacToe {
 }
 
 ply_core::no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts);
+
+impl Registered for TicTacToe {
+    const SPEC: GameSpec = GameSpec {
+        params: &[
+            ParamSpec {
+                name: "m",
+                kind: ParamKind::Int {
+                    default: 3,
+                    min: 1,
+                    max: 64,
+                },
+                meaning: "rows",
+            },
+            ParamSpec {
+                name: "n",
+                kind: ParamKind::Int {
+                    default: 3,
+                    min: 1,
+                    max: 64,
+                },
+                meaning: "columns",
+            },
+            ParamSpec {
+                name: "k",
+                kind: ParamKind::Int {
+                    default: 3,
+                    min: 1,
+                    max: 64,
+                },
+                meaning: "stones in a row to win",
+            },
+        ],
+        default_position: ".........",
+        ..GameSpec::new(
+            "tictactoe",
+            "the m,n,k-game: m rows, n columns, the first to get k in a row (across, down, diagonally) wins; X moves first",
+            "the squares row by row as X, O or '.', e.g. XO.X..O..; rows separated by '/' on boards other than 3x3; the player to move follows from the counts",
+            "a square number, 0 (top-left) to m*n-1, row by row",
+        )
+    };
+
+    fn from_params(values: &ParamValues) -> Result<Self, SetupError> {
+        let dim = |name| values.int(name) as u32;
+        Self::new(dim("m"), dim("n"), dim("k"))
+    }
+}
 
 impl Notation for TicTacToe {
     fn parse_position(&self, text: &str) -> Result<Board, ParseError> {

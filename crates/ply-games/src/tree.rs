@@ -15,6 +15,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use ply_core::score::MAX_GAME_SCORE;
+use ply_core::registry::{GameSpec, ParamValues, Registered, SetupError};
 use ply_core::{Chance, Game, MaxScore, Notation, ParseError, Player};
 
 /// The tree game. It has no parameters: the tree is the position.
@@ -450,6 +451,22 @@ impl Chance for Tree {
 }
 
 ply_core::no_hooks!(Tree: Evaluation, Shortcuts, EngineHooks, Playouts);
+
+impl Registered for Tree {
+    const SPEC: GameSpec = GameSpec {
+        default_position: DEFAULT_TREE,
+        ..GameSpec::new(
+            "tree",
+            "an explicit game tree with integer leaves; the root is MAX and levels alternate",
+            "nested parentheses with integer leaves, e.g. ((3 5 7) (2 9 1)); [p1 child1 p2 child2 ...] is a chance node whose outcomes have probabilities p1, p2, ... (decimals summing to 1; not a level: decision levels alternate MAX, MIN from the first); append /min to give the root to MIN",
+            "a 1-based child (or outcome) index; a node is named by its path from the root, e.g. 2.3",
+        )
+    };
+
+    fn from_params(_: &ParamValues) -> Result<Self, SetupError> {
+        Ok(Tree)
+    }
+}
 
 impl Notation for Tree {
     fn parse_position(&self, text: &str) -> Result<TreeState, ParseError> {

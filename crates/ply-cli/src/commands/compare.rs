@@ -2,8 +2,8 @@
 
 use ply_core::report::{CompareReport, StatsReport};
 use ply_core::search::comparison_set;
-use ply_core::{Notation, Searchable};
-use ply_games::{GameInfo, GameVisitor};
+
+use ply_core::registry::{GameSpec, GameVisitor, Registered};
 
 use crate::args::CompareArgs;
 use crate::commands::describe;
@@ -15,7 +15,7 @@ struct Compare<'a>(&'a CompareArgs);
 
 impl GameVisitor for Compare<'_> {
     type Output = CliResult;
-    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Registered>(self, game: G, info: &'static GameSpec) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let mut rows = Vec::new();

@@ -4,8 +4,8 @@ use std::time::Instant;
 
 use ply_core::explore::{count_positions, perft, perft_divide};
 use ply_core::report::{CountReport, PerftMove, PerftReport};
-use ply_core::{Notation, Searchable};
-use ply_games::{GameInfo, GameVisitor};
+
+use ply_core::registry::{GameSpec, GameVisitor, Registered};
 
 use crate::CliResult;
 use crate::args::{CountArgs, PerftArgs};
@@ -15,7 +15,7 @@ struct Count<'a>(&'a CountArgs);
 
 impl GameVisitor for Count<'_> {
     type Output = CliResult;
-    fn visit<G: Notation + Searchable>(self, game: G, _: &'static GameInfo) -> CliResult {
+    fn visit<G: Registered>(self, game: G, _: &'static GameSpec) -> CliResult {
         let args = &self.0.game;
         let state = setup(&game, args)?;
         let c = count_positions(&game, &state);
@@ -37,7 +37,7 @@ struct Perft<'a>(&'a PerftArgs);
 
 impl GameVisitor for Perft<'_> {
     type Output = CliResult;
-    fn visit<G: Notation + Searchable>(self, game: G, _: &'static GameInfo) -> CliResult {
+    fn visit<G: Registered>(self, game: G, _: &'static GameSpec) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let start = Instant::now();

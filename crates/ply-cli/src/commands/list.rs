@@ -1,15 +1,18 @@
 //! `ply list`: the games and the algorithms.
 
+use std::fmt;
+
+use ply_core::registry::GameSpec;
 use ply_core::search::Algorithm;
 use ply_games::GAMES;
-use serde_json::json;
+use serde::Serialize;
 
 use crate::CliResult;
 use crate::args::ListArgs;
-use crate::output::print_json;
+use crate::output::emit;
 
 /// Every algorithm the CLI offers, with a line on each.
-fn algorithms() -> Vec<(&'static str, &'static str)> {
+fn algorithms() -> Vec<AlgorithmEntry> {
     let mut v: Vec<(&'static str, &'static str)> = Algorithm::ALL
         .iter()
         .map(|a| (a.name(), a.description()))
@@ -26,62 +29,110 @@ fn algorithms() -> Vec<(&'static str, &'static str)> {
         "score",
         "the exact solver: null-window alpha-beta probes bisecting the score range (table, ordering, the game's shortcuts); --weak for win/draw/loss; --batch FILE",
     ));
-    v
+    v.into_iter()
+        .map(|(name, description)| AlgorithmEntry { name, description })
+        .collect()
+}
+
+/// What `ply list` reports: every registered game's declaration and the algorithms.
+#[derive(Serialize)]
+struct ListReport {
+    games: Vec<GameEntry>,
+    algorithms: Vec<AlgorithmEntry>,
+}
+
+/// A game as listed: its declaration, with parameter defaults as text.
+#[derive(Serialize)]
+struct GameEntry {
+    name: &'static str,
+    rules: &'static str,
+    params: Vec<ParamEntry>,
+    positions: &'static str,
+    moves: &'static str,
+    default_position: &'static str,
+}
+
+#[derive(Serialize)]
+struct ParamEntry {
+    name: &'static str,
+    default: String,
+    /// The values allowed, in words ("1 to 64").
+    allowed: String,
+    meaning: &'static str,
+}
+
+#[derive(Serialize)]
+struct AlgorithmEntry {
+    name: &'static str,
+    description: &'static str,
+}
+
+impl From<&GameSpec> for GameEntry {
+    fn from(g: &GameSpec) -> Self {
+        GameEntry {
+            name: g.name,
+            rules: g.rules,
+            params: g
+                .params
+                .iter()
+                .map(|p| ParamEntry {
+                    name: p.name,
+                    default: p.default_text(),
+                    allowed: p.allowed_text(),
+                    meaning: p.meaning,
+                })
+                .collect(),
+            positions: g.positions,
+            moves: g.moves,
+            default_position: g.default_position,
+        }
+    }
+}
+
+impl fmt::Display for ListReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "GAMES")?;
+        for g in &self.games {
+            writeln!(f, "\n  {}: {}", g.name, g.rules)?;
+            if g.params.is_empty() {
+                writeln!(f, "    parameters: none")?;
+            } else {
+                writeln!(f, "    parameters (--param key=value):")?;
+                for p in &g.params {
+                    let setting = format!("{}={}", p.name, p.default);
+                    writeln!(f, "      {setting:<14} {} ({})", p.meaning, p.allowed)?;
+                }
+            }
+            writeln!(f, "    positions:  {}", g.positions)?;
+            writeln!(f, "    moves:      {}", g.moves)?;
+            let start = if g.default_position.is_empty() {
+                "(the empty board)"
+            } else {
+                g.default_position
+            };
+            writeln!(f, "    start:      {start}")?;
+        }
+        writeln!(f, "\nALGORITHMS (--algo)")?;
+        for a in &self.algorithms {
+            writeln!(f, "  {:<15} {}", a.name, a.description)?;
+        }
+        writeln!(
+            f,
+            "\n  without --algo: the engine (id with a table, ordering, PVS and fast wins) for"
+        )?;
+        writeln!(
+            f,
+            "  deterministic games, expectiminimax for games with chance (pig, trees with [...]),"
+        )?;
+        writeln!(f, "  the score search for connect4.")
+    }
 }
 
 pub fn run(args: &ListArgs) -> CliResult {
-    if args.json {
-        let games: Vec<_> = GAMES
-            .iter()
-            .map(|g| {
-                json!({
-                    "name": g.name,
-                    "rules": g.rules,
-                    "params": g.params.iter().map(|p| json!({
-                        "name": p.name, "default": p.default, "meaning": p.meaning
-                    })).collect::<Vec<_>>(),
-                    "positions": g.positions,
-                    "moves": g.moves,
-                    "default_position": g.default_position,
-                })
-            })
-            .collect();
-        let algos: Vec<_> = algorithms()
-            .iter()
-            .map(|(name, description)| json!({"name": name, "description": description}))
-            .collect();
-        print_json(&json!({"games": games, "algorithms": algos}));
-        return Ok(());
-    }
-    println!("GAMES");
-    for g in GAMES {
-        println!("\n  {}: {}", g.name, g.rules);
-        if g.params.is_empty() {
-            println!("    parameters: none");
-        } else {
-            println!("    parameters (--param key=value):");
-            for p in g.params {
-                let setting = format!("{}={}", p.name, p.default);
-                println!("      {setting:<14} {}", p.meaning);
-            }
-        }
-        println!("    positions:  {}", g.positions);
-        println!("    moves:      {}", g.moves);
-        let start = if g.default_position.is_empty() {
-            "(the empty board)"
-        } else {
-            g.default_position
-        };
-        println!("    start:      {start}");
-    }
-    println!("\nALGORITHMS (--algo)");
-    for (name, description) in algorithms() {
-        println!("  {name:<15} {description}");
-    }
-    println!("\n  without --algo: the engine (id with a table, ordering, PVS and fast wins) for");
-    println!(
-        "  deterministic games, expectiminimax for games with chance (pig, trees with [...]),"
-    );
-    println!("  the score search for connect4.");
+    let report = ListReport {
+        games: GAMES.iter().map(|g| GameEntry::from(*g)).collect(),
+        algorithms: algorithms(),
+    };
+    emit(&report, args.json);
     Ok(())
 }

@@ -11,8 +11,8 @@ pub mod uci;
 use std::time::Duration;
 
 use ply_core::explore::reaches_chance;
+use ply_core::registry::GameSpec;
 use ply_core::search::{Algorithm, DEFAULT_TT_MB, MctsOptions, SearchOptions, TieBreak};
-use ply_games::GameInfo;
 
 use crate::CliError;
 use crate::args::{AlgoArg, SearchArgs};
@@ -79,7 +79,7 @@ pub fn configure<G: ply_core::Chance>(
     args: &SearchArgs,
     game: &G,
     state: &G::State,
-    info: &GameInfo,
+    info: &GameSpec,
     default_time_ms: u64,
 ) -> Result<Plan, CliError> {
     if args.threads == 0 {

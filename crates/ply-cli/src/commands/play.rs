@@ -9,12 +9,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use ply_core::Searchable;
 use ply_core::play::SearchAgent;
+use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::report::{Score, expect_text, verdict};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{Algorithm, SearchOptions};
 use ply_core::search::{MctsAgent, expectiminimax};
 use ply_core::{Game, Notation, Player, play_moves};
-use ply_games::{GameInfo, GameVisitor};
 use serde::Serialize;
 
 use crate::args::{HumanArg, PlayArgs};
@@ -326,7 +326,7 @@ fn save_record<G: Notation>(
 
 impl GameVisitor for Play<'_> {
     type Output = CliResult;
-    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Registered>(self, game: G, info: &'static GameSpec) -> CliResult {
         let a = self.0;
         let start = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &start, info, PLAY_TIME_MS)?;

@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use ply_core::observe::{NoObserver, Stats};
+use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::report::{
     AnalyzeReport, BatchLine, BatchSummary, Header, Score, SolveReport, StatsReport, line,
 };
@@ -12,7 +13,6 @@ use ply_core::search::{
     analyze_score, expectiminimax, iterative_deepening, mcts, solve_score,
 };
 use ply_core::{Notation, Searchable};
-use ply_games::{GameInfo, GameVisitor};
 
 use crate::args::SolveArgs;
 use crate::commands::{Plan, configure};
@@ -263,7 +263,7 @@ struct Solve<'a>(&'a SolveArgs);
 
 impl GameVisitor for Solve<'_> {
     type Output = CliResult;
-    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Registered>(self, game: G, info: &'static GameSpec) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
@@ -289,7 +289,7 @@ struct Analyze<'a>(&'a SolveArgs);
 
 impl GameVisitor for Analyze<'_> {
     type Output = CliResult;
-    fn visit<G: Notation + Searchable>(self, game: G, info: &'static GameInfo) -> CliResult {
+    fn visit<G: Registered>(self, game: G, info: &'static GameSpec) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
