@@ -917,7 +917,9 @@ mod tests {
             perft: vec![(1, 20), (2, 400), (3, 8_902), (4, 197_281)],
             ..Default::default()
         };
-        conformance::check(&g, &cfg).unwrap();
+        let summary = conformance::check(&g, &cfg).unwrap();
+        // Captures and promotions came up and were checked as legal moves.
+        assert!(summary.noisy > 100, "{summary:?}");
     }
 
     #[test]

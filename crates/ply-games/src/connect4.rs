@@ -725,6 +725,20 @@ mod tests {
     use super::*;
     use ply_core::conformance;
 
+    /// The mirror image of a position on `g`'s board, for the kit: every
+    /// column c played becomes W + 1 - c.
+    fn mirror(g: Connect4) -> conformance::Mirror<C4State> {
+        std::sync::Arc::new(move |s| {
+            let w = g.size().0 as u8;
+            let moves: String = g
+                .format_position(s)
+                .chars()
+                .map(|c| char::from(b'0' + w + 1 - (c as u8 - b'0')))
+                .collect();
+            g.parse_position(&moves).expect("a mirrored game is a game")
+        })
+    }
+
     #[test]
     fn conformance_with_perft() {
         // Published perft for 7x6 Connect Four: 7, 49, 343, 2401, 16807, 117649, 823536.
@@ -739,15 +753,24 @@ mod tests {
                 (6, 117_649),
                 (7, 823_536),
             ],
+            mirror: Some(mirror(Connect4::standard())),
             ..Default::default()
         };
-        conformance::check(&Connect4::standard(), &cfg).unwrap();
+        let summary = conformance::check(&Connect4::standard(), &cfg).unwrap();
+        // Every shortcut's promise was exercised: wins at once, forced
+        // moves, values with and without them, bounds, mirror keys.
+        assert!(summary.immediate_wins > 100, "{summary:?}");
+        assert!(summary.forced > 500, "{summary:?}");
+        assert!(summary.values > 150, "{summary:?}");
+        assert!(summary.bounds > 30, "{summary:?}");
+        assert!(summary.mirrors > 500, "{summary:?}");
         for (w, h) in [(6, 5), (8, 7), (4, 4), (5, 4)] {
             let g = Connect4::new(w, h).unwrap();
             conformance::check(
                 &g,
                 &conformance::Config {
                     playouts: 50,
+                    mirror: Some(mirror(g.clone())),
                     ..Default::default()
                 },
             )

@@ -419,7 +419,7 @@ mod tests {
     fn conformance_kit() {
         for target in [10, 30, 100] {
             let g = Pig::new(target).unwrap();
-            conformance::check(
+            let summary = conformance::check(
                 &g,
                 &conformance::Config {
                     playouts: 30,
@@ -427,6 +427,8 @@ mod tests {
                 },
             )
             .unwrap_or_else(|e| panic!("target {target}: {e}"));
+            // The die's outcomes and probabilities were checked at every roll.
+            assert!(summary.chance_nodes > 30, "{summary:?}");
         }
     }
 

@@ -562,7 +562,8 @@ mod tests {
                 .collect(),
             ..Default::default()
         };
-        conformance::check(&TicTacToe::classic(), &cfg).unwrap();
+        let summary = conformance::check(&TicTacToe::classic(), &cfg).unwrap();
+        assert!(summary.values > 500, "{summary:?}");
     }
 
     #[test]
