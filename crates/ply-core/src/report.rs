@@ -336,6 +336,27 @@ pub enum SolveResult {
     Mcts(MctsSolve),
 }
 
+/// The move a search chose and the line it expects.
+#[derive(Clone, Debug, Serialize)]
+pub struct BestLine {
+    /// The best move, `None` when there is none (the game is over; a chance
+    /// root).
+    pub best_move: Option<String>,
+    /// The principal variation, starting with the best move (the best move
+    /// alone for searches with no line through chance or a tree of visits).
+    pub pv: Vec<String>,
+}
+
+impl BestLine {
+    /// The best move alone, as its line.
+    fn alone(best_move: Option<String>) -> Self {
+        BestLine {
+            pv: best_move.iter().cloned().collect(),
+            best_move,
+        }
+    }
+}
+
 /// A minimax, alpha-beta or iterative-deepening result.
 #[derive(Clone, Debug, Serialize)]
 pub struct SearchSolve {
@@ -351,10 +372,9 @@ pub struct SearchSolve {
     /// positive when MAX mates.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mate: Option<i32>,
-    /// The best move, `None` when the game is over.
-    pub best_move: Option<String>,
-    /// The principal variation.
-    pub pv: Vec<String>,
+    /// The best move and line.
+    #[serde(flatten)]
+    pub line: BestLine,
     /// What it cost.
     pub stats: StatsReport,
 }
@@ -369,10 +389,9 @@ pub struct ExpectSolve {
     /// The probability that MAX wins, for games whose evaluation is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub win_probability: Option<f64>,
-    /// The best move, `None` at a terminal or chance root.
-    pub best_move: Option<String>,
-    /// The best move alone (expectiminimax has no line through chance).
-    pub pv: Vec<String>,
+    /// The best move and line.
+    #[serde(flatten)]
+    pub line: BestLine,
     /// What it cost.
     pub stats: StatsReport,
 }
@@ -386,10 +405,9 @@ pub struct ScoreSolve {
     pub value: Score,
     /// Whether only win, draw or loss was asked for.
     pub weak: bool,
-    /// A move that keeps the value.
-    pub best_move: Option<String>,
-    /// Best play (only the first move in weak mode).
-    pub pv: Vec<String>,
+    /// The best move and line.
+    #[serde(flatten)]
+    pub line: BestLine,
     /// What it cost, with the probes.
     pub stats: StatsReport,
     /// What the score means, in the game's words.
@@ -402,10 +420,9 @@ pub struct ScoreSolve {
 pub struct MctsSolve {
     /// The most visited move's mean as a value from MAX's view in [-1, 1].
     pub value: Option<f64>,
-    /// The most visited move.
-    pub best_move: Option<String>,
-    /// The best move alone.
-    pub pv: Vec<String>,
+    /// The best move and line.
+    #[serde(flatten)]
+    pub line: BestLine,
     /// Every root move, most visited first.
     pub moves: Vec<MctsMoveReport>,
     /// What it cost.
@@ -430,8 +447,10 @@ impl SolveReport {
                 proven: out.proven,
                 distance: out.distance,
                 mate: out.distance.and_then(|d| game.mate_moves(out.value, d)),
-                best_move: out.best_move.map(|m| game.format_move(state, m)),
-                pv: line(game, state, &out.pv),
+                line: BestLine {
+                    best_move: out.best_move.map(|m| game.format_move(state, m)),
+                    pv: line(game, state, &out.pv),
+                },
                 stats,
             }),
         }
@@ -453,8 +472,7 @@ impl SolveReport {
                 depth_limit: depth,
                 value: Number(out.value),
                 win_probability: game.win_probability(out.value),
-                pv: best.iter().cloned().collect(),
-                best_move: best,
+                line: BestLine::alone(best),
                 stats,
             }),
         }
@@ -478,8 +496,10 @@ impl SolveReport {
                 score,
                 value: Score(r.value),
                 weak,
-                best_move: solved.best_move.map(|m| game.format_move(state, m)),
-                pv: line(game, state, &solved.pv),
+                line: BestLine {
+                    best_move: solved.best_move.map(|m| game.format_move(state, m)),
+                    pv: line(game, state, &solved.pv),
+                },
                 stats,
                 note: game.score_note(state, score),
             }),
@@ -503,12 +523,23 @@ impl SolveReport {
             header,
             result: SolveResult::Mcts(MctsSolve {
                 value,
-                pv: best.iter().cloned().collect(),
-                best_move: best,
+                line: BestLine::alone(best),
                 moves: mcts_moves(game, state, r),
                 stats: MctsStats::new(r),
             }),
         }
+    }
+}
+
+impl fmt::Display for BestLine {
+    /// The `best move:` and `pv:` lines of a solve.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let best = self
+            .best_move
+            .as_deref()
+            .unwrap_or("none (the game is over)");
+        writeln!(f, "best move: {best}")?;
+        write!(f, "pv:        {}", self.pv.join(" "))
     }
 }
 
@@ -538,16 +569,15 @@ impl fmt::Display for SolveReport {
                     let side = if m > 0 { "MAX" } else { "MIN" };
                     writeln!(f, "mate:      {side} mates in {}", m.abs())?;
                 }
-                let best = r.best_move.as_deref().unwrap_or("none (the game is over)");
-                writeln!(f, "best move: {best}")?;
-                writeln!(f, "pv:        {}", r.pv.join(" "))?;
+                writeln!(f, "{}", r.line)?;
                 writeln!(f, "stats:     {}", r.stats)
             }
             SolveResult::Expecti(r) => {
                 writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
                 let v = expect_text(r.value.0, r.win_probability);
                 writeln!(f, "value:     {v} (MAX's view)")?;
-                writeln!(f, "best move: {}", r.best_move.as_deref().unwrap_or("none"))?;
+                let best = r.line.best_move.as_deref().unwrap_or("none");
+                writeln!(f, "best move: {best}")?;
                 writeln!(f, "stats:     {}", r.stats)
             }
             SolveResult::Score(r) => {
@@ -563,9 +593,7 @@ impl fmt::Display for SolveReport {
                     "score:     {} ({meaning}; value {} from MAX's view)",
                     r.score, r.value
                 )?;
-                let best = r.best_move.as_deref().unwrap_or("none (the game is over)");
-                writeln!(f, "best move: {best}")?;
-                writeln!(f, "pv:        {}", r.pv.join(" "))?;
+                writeln!(f, "{}", r.line)?;
                 let probes = r.stats.probes.unwrap_or(0);
                 writeln!(f, "stats:     {} ({probes} null-window probes)", r.stats)
             }

@@ -292,39 +292,32 @@ impl Session {
         true
     }
 
-    /// `setoption name Hash|Threads value N`.
+    /// `setoption name Hash|Threads value N`: a new engine with the setting.
     fn setoption(&mut self, words: &[&str]) {
-        let spin = |value: &str, max: usize| {
-            value
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=max).contains(n))
+        let Some((name, value)) = parse_setoption(words) else {
+            send("info string usage: setoption name <id> [value <x>]");
+            return;
         };
-        match parse_setoption(words) {
-            Some((name, value)) if name.eq_ignore_ascii_case("hash") => {
-                match spin(&value, MAX_HASH_MB) {
-                    Some(mb) => {
-                        self.hash_mb = mb;
-                        self.renew();
-                    }
-                    None => send(&format!(
-                        "info string Hash must be a number of MiB from 1 to {MAX_HASH_MB}, not '{value}'"
-                    )),
-                }
+        let (setting, max, what) = if name.eq_ignore_ascii_case("hash") {
+            (
+                &mut self.hash_mb,
+                MAX_HASH_MB,
+                "Hash must be a number of MiB",
+            )
+        } else if name.eq_ignore_ascii_case("threads") {
+            (&mut self.threads, MAX_THREADS, "Threads must be a number")
+        } else {
+            send(&format!("info string unknown option '{name}'"));
+            return;
+        };
+        match value.parse::<usize>() {
+            Ok(n) if (1..=max).contains(&n) => {
+                *setting = n;
+                self.renew();
             }
-            Some((name, value)) if name.eq_ignore_ascii_case("threads") => {
-                match spin(&value, MAX_THREADS) {
-                    Some(n) => {
-                        self.threads = n;
-                        self.renew();
-                    }
-                    None => send(&format!(
-                        "info string Threads must be a number from 1 to {MAX_THREADS}, not '{value}'"
-                    )),
-                }
-            }
-            Some((name, _)) => send(&format!("info string unknown option '{name}'")),
-            None => send("info string usage: setoption name <id> [value <x>]"),
+            _ => send(&format!(
+                "info string {what} from 1 to {max}, not '{value}'"
+            )),
         }
     }
 
