@@ -1,5 +1,8 @@
 //! Helpers shared by the CLI tests: run `ply` and read what it says.
 
+// Each test binary compiles this module and uses some of its helpers.
+#![allow(dead_code)]
+
 use assert_cmd::Command;
 use serde_json::Value;
 
