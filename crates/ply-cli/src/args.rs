@@ -76,6 +76,9 @@ pub enum AlgoArg {
     /// The exact score search: null-window probes over the score range
     /// (Connect Four's default; --weak for win/draw/loss only).
     Score,
+    /// The nimber (Sprague-Grundy value) of an impartial game, by memoised
+    /// mex over its independent parts.
+    Nimber,
 }
 
 /// How to search.

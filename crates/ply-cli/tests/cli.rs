@@ -168,7 +168,20 @@ fn perft_and_list() {
         .collect();
     assert_eq!(
         names,
-        ["coins", "tictactoe", "tree", "pig", "connect4", "chess"]
+        [
+            "coins",
+            "tictactoe",
+            "tree",
+            "pig",
+            "connect4",
+            "chess",
+            "coinrow",
+            "grundy",
+            "primes",
+            "hackenbush",
+            "coloring",
+            "divisor"
+        ]
     );
     let algos: Vec<&str> = l["algorithms"]
         .as_array()

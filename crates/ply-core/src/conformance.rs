@@ -25,7 +25,10 @@
 //! - chance: outcomes are the legal moves, with positive probabilities
 //!   summing to 1, only at chance nodes, only in games that declare chance;
 //!   `value_bounds` hold every utility (exact) and evaluation below;
-//! - playouts: a playout's choice is one of the moves.
+//! - playouts: a playout's choice is one of the moves;
+//! - impartial games: the player who cannot move loses, and on solved
+//!   positions the nimber is not 0 exactly when the mover wins, the same
+//!   searched whole or split into its components.
 //!
 //! Last, perft counts against the references the caller knows.
 
@@ -40,8 +43,8 @@ use crate::game::Searchable;
 use crate::notation::Notation;
 use crate::observe::NoObserver;
 use crate::score::MaxScore;
-use crate::search::SearchOptions;
 use crate::search::alphabeta::{Budget, Engine};
+use crate::search::{Nimbers, SearchOptions};
 
 /// The mirror image of a position, as a game's test knows it.
 pub type Mirror<S> = std::sync::Arc<dyn Fn(&S) -> S + Send + Sync>;
@@ -120,6 +123,9 @@ pub struct Summary {
     pub noisy: u64,
     /// Chance nodes whose outcomes were checked.
     pub chance_nodes: u64,
+    /// Positions of impartial games whose nimber was checked against the
+    /// value, split into components and whole.
+    pub nimbers: u64,
 }
 
 fn fail<T: Debug>(what: &str, state: &T) -> String {
@@ -241,6 +247,12 @@ fn check_terminal<G: Searchable>(
         return Err(fail("a terminal state has legal moves", state));
     }
     let u = game.utility(state).0;
+    if G::IMPARTIAL && game.utility(state).for_player(game.to_move(state)).0 >= 0 {
+        return Err(fail(
+            "an impartial game's end is not a loss for the player who cannot move (normal play)",
+            state,
+        ));
+    }
     let e = game.evaluate(state).0;
     if u.signum() != e.signum() {
         return Err(fail(
@@ -621,6 +633,10 @@ impl<M: Copy + Eq> Solver<M> {
                 ));
             }
             summary.values += 1;
+            if G::IMPARTIAL {
+                check_nimber(game, s, v)?;
+                summary.nimbers += 1;
+            }
         }
         Ok(())
     }
@@ -662,6 +678,33 @@ fn check_claims<G: Searchable>(
     contains(game.score_range(s), "the score range's bounds")?;
     contains(game.exact_bounds(s), "exact bounds")?;
     summary.bounds += 1;
+    Ok(())
+}
+
+/// An impartial game's nimber at a solved position: not 0 exactly when
+/// the player to move wins, and the same whether the search splits the
+/// position into its components or searches it whole.
+fn check_nimber<G: Searchable>(game: &G, s: &G::State, v: MaxScore) -> Result<(), String> {
+    let mut split = Nimbers::new(game).map_err(|e| e.to_string())?;
+    let mut whole = Nimbers::new(game).map_err(|e| e.to_string())?;
+    whole.split = false;
+    let (g, w) = (split.nimber(s), whole.nimber(s));
+    if g != w {
+        return Err(fail(
+            &format!("the nimber is {g} from the components, {w} searched whole"),
+            s,
+        ));
+    }
+    let wins = v.for_player(game.to_move(s)).0 > 0;
+    if (g != 0) != wins {
+        return Err(fail(
+            &format!(
+                "nimber {g}, but the player to move {}",
+                if wins { "wins" } else { "loses" }
+            ),
+            s,
+        ));
+    }
     Ok(())
 }
 

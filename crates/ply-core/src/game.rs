@@ -2,13 +2,13 @@
 //! grouped by who uses it: [`Evaluation`] (depth-limited searches and move
 //! ordering), [`Shortcuts`] (the exact solver), [`EngineHooks`] (the
 //! depth-limited engine's tricks), [`Chance`] (expectiminimax), [`Playouts`]
-//! (MCTS). Every capability method has a default that is always correct; a
+//! (MCTS), [`Impartial`] (the nimber search). Every capability method has a default that is always correct; a
 //! game overrides some to search faster or deeper, never to change what a
 //! search proves (the conformance kit checks each promise).
 //!
 //! A game that supplies none of them says so in one line:
 //! `ply_core::no_hooks!(MyGame);`, or names those it leaves at their
-//! defaults: `ply_core::no_hooks!(MyGame: Shortcuts, EngineHooks, Chance, Playouts);`.
+//! defaults: `ply_core::no_hooks!(MyGame: Shortcuts, EngineHooks, Chance, Playouts, Impartial);`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -282,11 +282,30 @@ pub trait Playouts: Game {
     }
 }
 
+/// Impartial games under normal play: both players have the same moves in
+/// every position, and the player who cannot move loses. Every position
+/// then has a nimber (its Sprague-Grundy value), 0 exactly when the player
+/// to move loses, and a sum of independent games has the XOR of their
+/// nimbers: the nimber search ([`crate::search::nimber`]) solves by that.
+pub trait Impartial: Game {
+    /// Whether the game is impartial under normal play. `false` (the
+    /// default): the nimber search refuses it.
+    const IMPARTIAL: bool = false;
+
+    /// Appends to `parts` the independent components `state` is the sum
+    /// of (heaps, numbers, trees), each a position of this game, and
+    /// returns `true`; `false` (the default) when it is one component.
+    /// The nimber search computes each part once and XORs them.
+    fn components(&self, _state: &Self::State, _parts: &mut Vec<Self::State>) -> bool {
+        false
+    }
+}
+
 /// Every capability: what the CLI, the play loop and the conformance kit
 /// ask of a registered game, since they offer every search.
-pub trait Searchable: Evaluation + Shortcuts + EngineHooks + Chance + Playouts {}
+pub trait Searchable: Evaluation + Shortcuts + EngineHooks + Chance + Playouts + Impartial {}
 
-impl<G: Evaluation + Shortcuts + EngineHooks + Chance + Playouts> Searchable for G {}
+impl<G: Evaluation + Shortcuts + EngineHooks + Chance + Playouts + Impartial> Searchable for G {}
 
 /// Declares capabilities a game leaves at their defaults, one line for all:
 /// `no_hooks!(Nim);` for a game with none of its own, or
@@ -295,7 +314,7 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance + Playouts> Searchable for
 #[macro_export]
 macro_rules! no_hooks {
     ($game:ty) => {
-        $crate::no_hooks!($game: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+        $crate::no_hooks!($game: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Impartial);
     };
     ($game:ty: $($capability:ident),+ $(,)?) => {
         $(impl $crate::game::$capability for $game {})+

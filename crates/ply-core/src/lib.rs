@@ -31,7 +31,7 @@ pub mod score;
 pub mod search;
 
 pub use game::{
-    Chance, EngineHooks, Evaluation, Game, Playouts, Searchable, Shortcuts, Tuning,
+    Chance, EngineHooks, Evaluation, Game, Impartial, Playouts, Searchable, Shortcuts, Tuning,
     sort_by_priority,
 };
 pub use notation::{MoveError, Notation, ParseError, play_moves};
@@ -39,7 +39,9 @@ pub use score::{MaxScore, MoverScore, Player, Window};
 
 /// The names most programs need: `use ply_core::prelude::*;`.
 pub mod prelude {
-    pub use crate::game::{Chance, EngineHooks, Evaluation, Game, Playouts, Searchable, Shortcuts};
+    pub use crate::game::{
+        Chance, EngineHooks, Evaluation, Game, Impartial, Playouts, Searchable, Shortcuts,
+    };
     pub use crate::no_hooks;
     pub use crate::notation::{MoveError, Notation, ParseError, play_moves};
     pub use crate::observe::{NoObserver, Observer, Stats, Trace};

@@ -334,6 +334,22 @@ pub enum SolveResult {
     Score(ScoreSolve),
     /// Monte Carlo tree search.
     Mcts(MctsSolve),
+    /// The nimber search of an impartial game.
+    Nimber(NimberSolve),
+}
+
+/// A nimber-search result.
+#[derive(Clone, Debug, Serialize)]
+pub struct NimberSolve {
+    /// The position's Sprague-Grundy value: 0 exactly when the mover loses.
+    pub nimber: u32,
+    /// The value, MAX's view: +1 or -1.
+    pub value: Score,
+    /// A move to nimber 0 (a winning move) when there is one.
+    #[serde(flatten)]
+    pub line: BestLine,
+    /// What it cost (nodes: positions visited, memo hits included).
+    pub stats: StatsReport,
 }
 
 /// The move a search chose and the line it expects.
@@ -543,6 +559,30 @@ impl fmt::Display for BestLine {
     }
 }
 
+impl SolveReport {
+    /// The report of the nimber search.
+    pub fn nimber<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        r: &crate::search::NimberResult<G::Move>,
+    ) -> Self {
+        let stats = crate::observe::Stats {
+            nodes: r.nodes,
+            ..Default::default()
+        };
+        SolveReport {
+            header,
+            result: SolveResult::Nimber(NimberSolve {
+                nimber: r.nimber,
+                value: Score(r.value),
+                line: BestLine::alone(r.best_move.map(|m| game.format_move(state, m))),
+                stats: StatsReport::new(&stats, r.elapsed),
+            }),
+        }
+    }
+}
+
 /// An expectiminimax value for people, with the win probability where the
 /// game's evaluation is one: "+0.0612 (P(MAX wins) = 0.531)".
 pub fn expect_text(v: f64, win_probability: Option<f64>) -> String {
@@ -596,6 +636,18 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "{}", r.line)?;
                 let probes = r.stats.probes.unwrap_or(0);
                 writeln!(f, "stats:     {} ({probes} null-window probes)", r.stats)
+            }
+            SolveResult::Nimber(r) => {
+                writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
+                let meaning = if r.nimber == 0 {
+                    "the side to move loses: every move leads to a nonzero nimber"
+                } else {
+                    "the side to move wins: a move to nimber 0"
+                };
+                writeln!(f, "nimber:    {} ({meaning})", r.nimber)?;
+                writeln!(f, "value:     {} (MAX's view)", r.value)?;
+                writeln!(f, "{}", r.line)?;
+                writeln!(f, "stats:     {}", r.stats)
             }
             SolveResult::Mcts(r) => {
                 writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
@@ -655,6 +707,13 @@ pub enum AnalyzeResult {
         /// What the solves cost, summed.
         stats: StatsReport,
     },
+    /// The nimber search.
+    Nimber {
+        /// Every move with the nimber of the position it leads to.
+        moves: Vec<NimberMove>,
+        /// What it cost.
+        stats: StatsReport,
+    },
     /// Monte Carlo tree search.
     Mcts {
         /// Most visited first.
@@ -699,6 +758,18 @@ pub struct ExpectMove {
     /// The same in words, for the text form.
     #[serde(skip)]
     pub probability_text: String,
+}
+
+/// A move's resulting nimber.
+#[derive(Clone, Debug, Serialize)]
+pub struct NimberMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The nimber of the position after it: 0 for a winning move.
+    pub nimber: u32,
+    /// The value after it, MAX's view.
+    pub value: Score,
 }
 
 /// A move's exact score.
@@ -819,6 +890,45 @@ impl AnalyzeReport {
         }
     }
 
+    /// The report of [`crate::search::analyze_nimbers`]: each move's
+    /// resulting nimber, winning moves (nimber 0) first.
+    pub fn nimber<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        a: &crate::search::NimberAnalysis<G::Move>,
+    ) -> Self {
+        let (moves, nodes, elapsed) = (&a.moves, a.nodes, a.elapsed);
+        // After a move the opponent is to move: it wins on a nonzero nimber.
+        let opponent = game.to_move(state).opponent();
+        let mut list: Vec<NimberMove> = moves
+            .iter()
+            .map(|&(m, g)| NimberMove {
+                mv: game.format_move(state, m),
+                nimber: g,
+                value: Score(MaxScore(if g != 0 {
+                    opponent.sign()
+                } else {
+                    -opponent.sign()
+                })),
+            })
+            .collect();
+        list.sort_by_key(|m| m.nimber != 0);
+        let notes: Vec<_> = moves.iter().map(|&(m, g)| (m, format!("*{g}"))).collect();
+        let what = "the nimber after playing there";
+        let stats = crate::observe::Stats {
+            nodes,
+            ..Default::default()
+        };
+        AnalyzeReport {
+            header: header.annotated(game, state, &notes, what),
+            result: AnalyzeResult::Nimber {
+                moves: list,
+                stats: StatsReport::new(&stats, elapsed),
+            },
+        }
+    }
+
     /// The report of an MCTS search's root moves.
     pub fn mcts<G: Notation + Chance>(
         header: Header,
@@ -872,6 +982,14 @@ impl fmt::Display for AnalyzeReport {
                 writeln!(f, "{} to move; {}, best first:", h.to_move, h.algo)?;
                 for m in moves {
                     writeln!(f, "  {:<8} {:>4}", m.mv, m.score)?;
+                }
+                writeln!(f, "stats: {stats}")
+            }
+            AnalyzeResult::Nimber { moves, stats } => {
+                writeln!(f, "{} to move; {}, winning moves first:", h.to_move, h.algo)?;
+                writeln!(f, "  {:<10} {:>6}  value", "move", "nimber")?;
+                for m in moves {
+                    writeln!(f, "  {:<10} {:>6}  {}", m.mv, m.nimber, m.value)?;
                 }
                 writeln!(f, "stats: {stats}")
             }

@@ -23,6 +23,8 @@ const FALSE_PREVENT_WINS: u8 = 8;
 const WRONG_FORCED_VALUE: u8 = 9;
 const NULL_MOVE_KEEPS_TURN: u8 = 10;
 const UNDECLARED_CHANCE: u8 = 11;
+const MISERE_CALLED_IMPARTIAL: u8 = 12;
+const WRONG_COMPONENTS: u8 = 13;
 
 struct Race<const B: u8>;
 
@@ -55,8 +57,10 @@ impl<const B: u8> Game for Race<B> {
         s.n == 0
     }
     fn utility(&self, s: &Pile) -> MaxScore {
-        // The player to move at 0 did not take the last counter.
-        MaxScore(if s.max_to_move { -1 } else { 1 })
+        // The player to move at 0 did not take the last counter (in the
+        // broken version, the one who took it loses: misère play).
+        let v = if s.max_to_move { -1 } else { 1 };
+        MaxScore(if B == MISERE_CALLED_IMPARTIAL { -v } else { v })
     }
 }
 
@@ -82,6 +86,9 @@ impl<const B: u8> Shortcuts for Race<B> {
     const FORCED_MOVES_PREVENT_WINS: bool = B == FALSE_PREVENT_WINS;
 
     fn immediate_win(&self, s: &Pile) -> Option<(u8, MaxScore)> {
+        if B == MISERE_CALLED_IMPARTIAL {
+            return None;
+        }
         let win = MaxScore(if s.max_to_move { 1 } else { -1 });
         match s.n {
             1 | 2 => Some((s.n, win)),
@@ -136,6 +143,18 @@ impl<const B: u8> Chance for Race<B> {
 }
 
 impl<const B: u8> Playouts for Race<B> {}
+
+impl<const B: u8> Impartial for Race<B> {
+    const IMPARTIAL: bool = true;
+    fn components(&self, s: &Pile, parts: &mut Vec<Pile>) -> bool {
+        if B == WRONG_COMPONENTS && s.n >= 2 {
+            // Not a sum at all: two piles of one fewer counter each.
+            parts.extend([Pile { n: s.n - 1, ..*s }; 2]);
+            return true;
+        }
+        false
+    }
+}
 
 impl<const B: u8> Notation for Race<B> {
     fn parse_position(&self, text: &str) -> Result<Pile, ParseError> {
@@ -229,6 +248,16 @@ fn a_forced_value_that_is_wrong() {
 #[test]
 fn a_null_move_that_keeps_the_turn() {
     rejects::<NULL_MOVE_KEEPS_TURN>("null move does not pass the turn");
+}
+
+#[test]
+fn an_impartial_game_not_under_normal_play() {
+    rejects::<MISERE_CALLED_IMPARTIAL>("normal play");
+}
+
+#[test]
+fn components_that_are_not_a_sum() {
+    rejects::<WRONG_COMPONENTS>("from the components");
 }
 
 #[test]

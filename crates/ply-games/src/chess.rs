@@ -694,7 +694,7 @@ impl EngineHooks for Chess {
     }
 }
 
-ply_core::no_hooks!(Chess: Shortcuts, Chance, Playouts);
+ply_core::no_hooks!(Chess: Shortcuts, Chance, Playouts, Impartial);
 
 impl Registered for Chess {
     const SPEC: GameSpec = GameSpec {

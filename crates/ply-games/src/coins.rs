@@ -112,7 +112,13 @@ impl Game for Coins {
     }
 }
 
-ply_core::no_hooks!(Coins);
+ply_core::no_hooks!(Coins: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+
+/// Both players take from the same pile under the same rule, and the one
+/// who cannot move loses: impartial (its nimbers are periodic).
+impl ply_core::Impartial for Coins {
+    const IMPARTIAL: bool = true;
+}
 
 fn parse_count(text: &str, column: usize, what: &str) -> Result<u32, ParseError> {
     if text.is_empty() {

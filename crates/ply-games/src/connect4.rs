@@ -502,7 +502,7 @@ impl Evaluation for Connect4 {
     }
 }
 
-ply_core::no_hooks!(Connect4: EngineHooks, Chance, Playouts);
+ply_core::no_hooks!(Connect4: EngineHooks, Chance, Playouts, Impartial);
 
 impl Shortcuts for Connect4 {
     const SYMMETRIC_KEYS: bool = true;

@@ -11,6 +11,8 @@
 
 pub use ply_core::registry::{GameSpec, GameVisitor, Params, SetupError};
 
+mod common;
+
 ply_core::register_games!(
     coins::Coins,
     tictactoe::TicTacToe,
@@ -18,4 +20,10 @@ ply_core::register_games!(
     pig::Pig,
     connect4::Connect4,
     chess::Chess,
+    coinrow::CoinRow,
+    grundy::Grundy,
+    primes::Primes,
+    hackenbush::Hackenbush,
+    coloring::Coloring,
+    divisor::Divisor,
 );

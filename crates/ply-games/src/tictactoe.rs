@@ -373,7 +373,7 @@ impl Evaluation for TicTacToe {
     }
 }
 
-ply_core::no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts);
+ply_core::no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts, Impartial);
 
 impl Registered for TicTacToe {
     const SPEC: GameSpec = GameSpec {

@@ -450,7 +450,7 @@ impl Chance for Tree {
     }
 }
 
-ply_core::no_hooks!(Tree: Evaluation, Shortcuts, EngineHooks, Playouts);
+ply_core::no_hooks!(Tree: Evaluation, Shortcuts, EngineHooks, Playouts, Impartial);
 
 impl Registered for Tree {
     const SPEC: GameSpec = GameSpec {

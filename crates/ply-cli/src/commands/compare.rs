@@ -1,7 +1,8 @@
 //! `ply compare`: every exact search on one position, in one table.
 
+use ply_core::observe::Stats;
 use ply_core::report::{CompareReport, StatsReport};
-use ply_core::search::comparison_set;
+use ply_core::search::{Outcome, comparison_set, nimber};
 
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 
@@ -26,6 +27,22 @@ impl GameVisitor for Compare<'_> {
                 out,
                 StatsReport::new(&stats, elapsed),
             ));
+        }
+        // Impartial games have one more exact search: by nimbers.
+        if G::IMPARTIAL && a.depth.is_none() {
+            let r = nimber(&game, &state)?;
+            let out = Outcome {
+                value: r.value,
+                best_move: r.best_move,
+                pv: r.best_move.into_iter().collect(),
+                distance: None,
+                proven: true,
+            };
+            let stats = Stats {
+                nodes: r.nodes,
+                ..Stats::default()
+            };
+            rows.push(("nimber".into(), out, StatsReport::new(&stats, r.elapsed)));
         }
         let report = CompareReport::new(info.name, &game, &state, a.depth, &rows);
         emit(&report, a.game.json);

@@ -33,6 +33,8 @@ pub enum Plan {
     },
     /// Monte Carlo tree search.
     Mcts(MctsOptions),
+    /// The nimber search (impartial games).
+    Nimber,
     /// The exact score search by null windows.
     Score {
         /// Table, ordering and shortcuts (no depth limit).
@@ -47,6 +49,7 @@ impl Plan {
     pub fn name(&self) -> String {
         match self {
             Plan::Search(a, o) => describe(*a, o),
+            Plan::Nimber => "nimber search".to_string(),
             Plan::Expecti { options, star1 } => format!(
                 "expectiminimax{}{}",
                 if *star1 { "+star1" } else { "" },
@@ -75,7 +78,7 @@ impl Plan {
 /// engine (iterative deepening with every feature) for deterministic games,
 /// expectiminimax for games with chance, for `default_time_ms` unless
 /// `--time-ms` or `--depth` says otherwise.
-pub fn configure<G: ply_core::Chance>(
+pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
     args: &SearchArgs,
     game: &G,
     state: &G::State,
@@ -111,6 +114,20 @@ pub fn configure<G: ply_core::Chance>(
         ));
     }
     match algo {
+        AlgoArg::Nimber => {
+            if !G::IMPARTIAL {
+                return Err(CliError::input(format!(
+                    "{} is not impartial: the nimber search is for games where both players have the same moves and the player who cannot move loses (coins, grundy, primes, hackenbush, divisor)",
+                    info.name
+                )));
+            }
+            if args.depth.is_some() || args.time_ms.is_some() {
+                return Err(CliError::input(
+                    "the nimber search solves exactly: --depth and --time-ms do not apply",
+                ));
+            }
+            Ok(Plan::Nimber)
+        }
         AlgoArg::Score => {
             if args.depth.is_some() {
                 return Err(CliError::input(

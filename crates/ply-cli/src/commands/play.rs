@@ -53,6 +53,7 @@ enum Engine<G: Searchable> {
     Search(Box<SearchAgent<G::Move>>),
     Expecti(SearchOptions, bool),
     Mcts(MctsAgent<G>),
+    Nimber,
 }
 
 impl<G: Notation + Searchable> Engine<G> {
@@ -61,6 +62,7 @@ impl<G: Notation + Searchable> Engine<G> {
             Plan::Search(a, o) => Engine::Search(Box::new(SearchAgent::new(a, o))),
             Plan::Expecti { options, star1 } => Engine::Expecti(options, star1),
             Plan::Mcts(o) => Engine::Mcts(MctsAgent::new(o)),
+            Plan::Nimber => Engine::Nimber,
             Plan::Score { options, weak } => {
                 let fallback = SearchOptions {
                     fast_win: true,
@@ -172,6 +174,11 @@ impl<G: Notation + Searchable> Engine<G> {
                 };
                 (r.best_move, said)
             }
+            Engine::Nimber => match ply_core::search::nimber(game, state) {
+                Ok(r) if r.nimber == 0 => (r.best_move, "nimber 0: every move loses".into()),
+                Ok(r) => (r.best_move, format!("nimber {}: to nimber 0", r.nimber)),
+                Err(e) => (None, e.to_string()),
+            },
         }
     }
 }

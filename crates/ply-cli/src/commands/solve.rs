@@ -10,7 +10,7 @@ use ply_core::report::{
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{
     Algorithm, Engine, ExpectOutcome, Iteration, Outcome, SearchOptions, analyze, analyze_expecti,
-    analyze_score, expectiminimax, iterative_deepening, mcts, solve_score,
+    analyze_nimbers, analyze_score, expectiminimax, iterative_deepening, mcts, nimber, solve_score,
 };
 use ply_core::{Notation, Searchable};
 
@@ -227,6 +227,7 @@ pub fn solve_report<G: Notation + Searchable>(
             SolveReport::score(header, game, state, &solved, weak, stats)
         }
         Plan::Mcts(o) => SolveReport::mcts(header, game, state, &mcts(game, state, &o)),
+        Plan::Nimber => SolveReport::nimber(header, game, state, &nimber(game, state)?),
     })
 }
 
@@ -256,6 +257,7 @@ pub fn analyze_report<G: Notation + Searchable>(
             AnalyzeReport::score(header, game, state, &moves, stats)
         }
         Plan::Mcts(o) => AnalyzeReport::mcts(header, game, state, &mcts(game, state, &o)),
+        Plan::Nimber => AnalyzeReport::nimber(header, game, state, &analyze_nimbers(game, state)?),
     })
 }
 

@@ -55,7 +55,7 @@ pub fn run(args: &TraceArgs) -> CliResult {
             };
             (name.to_string(), TraceValue::Mean(Number(out.value)))
         }
-        AlgoArg::Id | AlgoArg::Mcts | AlgoArg::Score => {
+        AlgoArg::Id | AlgoArg::Mcts | AlgoArg::Score | AlgoArg::Nimber => {
             return Err(CliError::input(
                 "trace shows minimax, alphabeta or expectiminimax on an explicit tree",
             ));

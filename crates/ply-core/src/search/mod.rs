@@ -6,6 +6,7 @@ pub mod expectimax;
 pub mod id;
 pub mod mcts;
 pub mod minimax;
+pub mod nimber;
 pub mod score_search;
 pub mod smp;
 pub mod tt;
@@ -26,6 +27,7 @@ pub use expectimax::{ExpectOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
 pub use mcts::{MctsAgent, MctsOptions, MctsReport, mcts};
 pub use minimax::minimax;
+pub use nimber::{NimberAnalysis, NimberResult, Nimbers, analyze_nimbers, nimber};
 pub use score_search::{ScoreResult, Solved, score_search, solve_exact, solve_score};
 
 /// Why a search returned no value.
@@ -36,6 +38,8 @@ pub enum SearchError {
     Chance,
     /// The budget (time, nodes, a stop signal) ran out first.
     Stopped,
+    /// The nimber search was asked about a game that is not impartial.
+    NotImpartial,
 }
 
 impl std::fmt::Display for SearchError {
@@ -45,6 +49,9 @@ impl std::fmt::Display for SearchError {
                 "this position has chance nodes: minimax, alpha-beta and the score search are for deterministic positions; use expectiminimax or MCTS"
             }
             SearchError::Stopped => "the search was stopped before it finished",
+            SearchError::NotImpartial => {
+                "the nimber search is for impartial games, where both players have the same moves and the player who cannot move loses (`ply list` says which)"
+            }
         })
     }
 }
