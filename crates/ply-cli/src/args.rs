@@ -25,7 +25,7 @@ pub enum Command {
     Compare(CompareArgs),
     /// Play a game in the terminal: a human against the engine, or engine against engine.
     Play(PlayArgs),
-    /// A step-by-step table of a search on an explicit tree.
+    /// A step-by-step table of a search: on a game's position, or on a tree written out.
     Trace(TraceArgs),
     /// The number of distinct positions reachable, and how many are terminal.
     Count(CountArgs),
@@ -186,19 +186,31 @@ pub struct PlayArgs {
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
-    /// The tree, e.g. "((3 5 7) (2 9 1))": nested parentheses, integer leaves.
-    pub tree: String,
-    /// The search to trace: minimax, alphabeta, or expectiminimax (trees
-    /// with chance nodes `[p1 child1 p2 child2 ...]`; the default for them).
+    /// A game (then --position), or a tree written out, e.g.
+    /// "((3 5 7) (2 9 1))": nested parentheses, integer leaves.
+    pub target: String,
+    /// The position of the game to trace from (default: its start).
+    #[arg(long, short = 'p', allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// A game parameter, key=value; repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// The search to trace: minimax, alphabeta, or expectiminimax (for
+    /// chance nodes, e.g. trees with `[p1 child1 p2 child2 ...]`; the
+    /// default for them).
     #[arg(long, value_enum)]
     pub algo: Option<AlgoArg>,
+    /// Search this many plies, then score with the game's evaluation.
+    #[arg(long)]
+    pub depth: Option<u32>,
     /// Expectiminimax: prune chance nodes with Star1.
     #[arg(long)]
     pub star1: bool,
     /// Print JSON instead of a table.
     #[arg(long, conflicts_with = "dot")]
     pub json: bool,
-    /// Print the tree as Graphviz DOT, pruned branches dashed and grey.
+    /// Print the tree as Graphviz DOT, pruned branches dashed and grey
+    /// (for games other than trees, each node shows its board).
     #[arg(long)]
     pub dot: bool,
 }

@@ -94,35 +94,84 @@ pub fn count_positions<G: Game>(game: &G, state: &G::State) -> PositionCount {
     }
 }
 
-/// The paths (0-based child indices from the root, in the game's move order)
+/// The paths (indices into each node's legal moves, in the game's order)
 /// of every leaf of the tree below `state`, in depth-first order, stopping at
 /// `depth` plies if given. A trace lists as pruned the leaves here that it
-/// did not evaluate. The tree can be exponentially large: for small trees.
-pub fn leaf_paths<G: Game>(game: &G, state: &G::State, depth: Option<u32>) -> Vec<Vec<usize>> {
+/// did not evaluate. `None` when there are more than `max_leaves`: the tree
+/// can be exponentially large.
+pub fn leaf_paths<G: Game>(
+    game: &G,
+    state: &G::State,
+    depth: Option<u32>,
+    max_leaves: usize,
+) -> Option<Vec<Vec<usize>>> {
     fn rec<G: Game>(
         game: &G,
         state: &G::State,
         depth: Option<u32>,
         path: &mut Vec<usize>,
         out: &mut Vec<Vec<usize>>,
-    ) {
+        max: usize,
+    ) -> bool {
         let mut moves = Vec::new();
         if !game.is_terminal(state) && depth != Some(0) {
             game.legal_moves(state, &mut moves);
         }
         if moves.is_empty() {
             out.push(path.clone());
-            return;
+            return out.len() <= max;
         }
         for (i, &m) in moves.iter().enumerate() {
             path.push(i);
-            rec(game, &game.play(state, m), depth.map(|d| d - 1), path, out);
+            let more = rec(
+                game,
+                &game.play(state, m),
+                depth.map(|d| d - 1),
+                path,
+                out,
+                max,
+            );
             path.pop();
+            if !more {
+                return false;
+            }
         }
+        true
     }
     let mut out = Vec::new();
-    rec(game, state, depth, &mut Vec::new(), &mut out);
-    out
+    rec(game, state, depth, &mut Vec::new(), &mut out, max_leaves).then_some(out)
+}
+
+/// The number of nodes of the tree below `state` (the root included, to
+/// `depth` plies if given), or `None` when it passes `max_nodes`.
+pub fn tree_size<G: Game>(
+    game: &G,
+    state: &G::State,
+    depth: Option<u32>,
+    max_nodes: u64,
+) -> Option<u64> {
+    fn rec<G: Game>(
+        game: &G,
+        state: &G::State,
+        depth: Option<u32>,
+        count: &mut u64,
+        max: u64,
+    ) -> bool {
+        *count += 1;
+        if *count > max {
+            return false;
+        }
+        if game.is_terminal(state) || depth == Some(0) {
+            return true;
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        moves
+            .iter()
+            .all(|&m| rec(game, &game.play(state, m), depth.map(|d| d - 1), count, max))
+    }
+    let mut count = 0;
+    rec(game, state, depth, &mut count, max_nodes).then_some(count)
 }
 
 /// Whether a chance node is reachable from `state` within the first

@@ -463,91 +463,110 @@ pub fn value_text(v: f64) -> String {
     }
 }
 
+/// How [`tree_dot`] draws a tree.
+pub struct DotStyle<'a, S> {
+    /// A picture of each node's position under its value (a game's board);
+    /// `None`: values only, as for explicit trees.
+    pub board: Option<&'a dyn Fn(&S) -> String>,
+    /// Draw the whole tree below pruned nodes too (small trees); off, a
+    /// pruned node is drawn once, dashed, without what lies below it.
+    pub expand_pruned: bool,
+}
+
 /// Draws the tree below `state` as Graphviz DOT, with the values a traced
 /// search returned at the nodes it visited. Nodes and edges it never visited
 /// (pruned) are drawn dashed and grey, leaves with their utility in grey.
 /// MAX nodes are triangles pointing up, MIN nodes pointing down, chance
-/// nodes circles (edges labelled with probabilities), leaves boxes.
-/// Walks the whole tree: for the small trees a learner traces.
-pub fn tree_dot<G: crate::game::Chance>(game: &G, state: &G::State, trace: &Trace) -> String {
-    fn id(path: &[usize]) -> String {
-        if path.is_empty() {
-            "root".to_string()
-        } else {
-            format!("n{}", path_name(path).replace('.', "_"))
-        }
-    }
-    fn rec<G: crate::game::Chance>(
-        game: &G,
-        state: &G::State,
-        trace: &Trace,
-        path: &mut Vec<usize>,
-        out: &mut String,
-    ) {
-        let name = path_name(path);
-        let visited = trace.values.get(&name).copied();
-        let terminal = game.is_terminal(state);
-        let shape = if terminal {
-            "box"
-        } else if game.is_chance(state) {
-            "circle"
-        } else {
-            match game.to_move(state) {
-                Player::Max => "triangle",
-                Player::Min => "invtriangle",
-            }
-        };
-        let label = match (visited, terminal) {
-            (Some(v), _) => value_text(v),
-            (None, true) => game.utility(state).to_string(),
-            (None, false) => String::new(),
-        };
-        let style = if visited.is_some() {
-            String::new()
-        } else {
-            ", style=dashed, color=grey, fontcolor=grey".to_string()
-        };
-        let tip = if name.is_empty() {
-            "root".to_string()
-        } else {
-            name
-        };
-        let _ = writeln!(
-            out,
-            "  {} [shape={shape}, label=\"{label}\", tooltip=\"{tip}\"{style}];",
-            id(path)
-        );
-        let mut moves = Vec::new();
-        let mut outcomes = Vec::new();
-        if !terminal {
-            game.legal_moves(state, &mut moves);
-            game.chance_outcomes(state, &mut outcomes);
-        }
-        for (i, &m) in moves.iter().enumerate() {
-            path.push(i);
-            let child_visited = trace.values.contains_key(&path_name(path));
-            let mut attrs = Vec::new();
-            if let Some((_, p)) = outcomes.get(i) {
-                attrs.push(format!("label=\"{}\"", value_text(*p)));
-            }
-            if !child_visited {
-                attrs.push("style=dashed, color=grey".to_string());
-            }
-            let edge_style = if attrs.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", attrs.join(", "))
-            };
-            let parent = id(&path[..path.len() - 1]);
-            let _ = writeln!(out, "  {parent} -> {}{edge_style};", id(path));
-            rec(game, &game.play(state, m), trace, path, out);
-            path.pop();
-        }
-    }
+/// nodes circles (edges labelled with probabilities), leaves boxes; with a
+/// board, every node is a box with its picture.
+pub fn tree_dot<G: crate::game::Chance>(
+    game: &G,
+    state: &G::State,
+    trace: &Trace,
+    style: &DotStyle<'_, G::State>,
+) -> String {
     let mut out = String::from(
         "digraph search {\n  node [fontname=\"Helvetica\"];\n  edge [arrowhead=none];\n",
     );
-    rec(game, state, trace, &mut Vec::new(), &mut out);
+    dot_node(game, state, trace, style, &mut Vec::new(), &mut out);
     out.push_str("}\n");
     out
+}
+
+fn dot_id(path: &[usize]) -> String {
+    if path.is_empty() {
+        "root".to_string()
+    } else {
+        format!("n{}", path_name(path).replace('.', "_"))
+    }
+}
+
+/// One node of [`tree_dot`] and, unless pruned and not expanded, its children.
+fn dot_node<G: crate::game::Chance>(
+    game: &G,
+    state: &G::State,
+    trace: &Trace,
+    style: &DotStyle<'_, G::State>,
+    path: &mut Vec<usize>,
+    out: &mut String,
+) {
+    let name = path_name(path);
+    let visited = trace.values.get(&name).copied();
+    let terminal = game.is_terminal(state);
+    let shape = if style.board.is_some() || terminal {
+        "box"
+    } else if game.is_chance(state) {
+        "circle"
+    } else {
+        match game.to_move(state) {
+            Player::Max => "triangle",
+            Player::Min => "invtriangle",
+        }
+    };
+    let mut label = match (visited, terminal) {
+        (Some(v), _) => value_text(v),
+        (None, true) => game.utility(state).to_string(),
+        (None, false) => String::new(),
+    };
+    if let Some(board) = style.board {
+        let picture = board(state).replace('\\', "\\\\").replace('"', "\\\"");
+        label = format!("{label}\\n{}\\l", picture.trim_end().replace('\n', "\\l"));
+    }
+    let dashed = ", style=dashed, color=grey, fontcolor=grey";
+    let tip = if name.is_empty() { "root" } else { &name };
+    let _ = writeln!(
+        out,
+        "  {} [shape={shape}, label=\"{label}\", tooltip=\"{tip}\"{}];",
+        dot_id(path),
+        if visited.is_some() { "" } else { dashed }
+    );
+    if terminal || (visited.is_none() && !style.expand_pruned && !path.is_empty()) {
+        return;
+    }
+    let (mut moves, mut outcomes) = (Vec::new(), Vec::new());
+    game.legal_moves(state, &mut moves);
+    game.chance_outcomes(state, &mut outcomes);
+    for (i, &m) in moves.iter().enumerate() {
+        path.push(i);
+        let mut attrs = Vec::new();
+        if let Some((_, p)) = outcomes.get(i) {
+            attrs.push(format!("label=\"{}\"", value_text(*p)));
+        }
+        if !trace.values.contains_key(&path_name(path)) {
+            attrs.push("style=dashed, color=grey".to_string());
+        }
+        let edge = if attrs.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", attrs.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "  {} -> {}{edge};",
+            dot_id(&path[..path.len() - 1]),
+            dot_id(path)
+        );
+        dot_node(game, &game.play(state, m), trace, style, path, out);
+        path.pop();
+    }
 }

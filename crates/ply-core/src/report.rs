@@ -1262,16 +1262,21 @@ impl fmt::Display for BatchSummary {
 /// The result of `trace`: a search step by step.
 #[derive(Clone, Debug, Serialize)]
 pub struct TraceReport {
+    /// The game traced.
+    pub game: String,
     /// The search (`alphabeta`, `minimax`, `expectiminimax+star1`).
     pub algo: String,
-    /// The tree (or position) traced.
+    /// The position traced (for the `tree` game, the tree).
     pub tree: String,
+    /// The depth limit, if any.
+    pub depth_limit: Option<u32>,
     /// The root's value.
     pub value: TraceValue,
     /// The leaves evaluated, in order, by path.
     pub evaluated: Vec<String>,
-    /// The leaves never evaluated (pruned), by path.
-    pub pruned: Vec<String>,
+    /// The leaves never evaluated (pruned), by path; `None` when the whole
+    /// tree has too many leaves to list.
+    pub pruned: Option<Vec<String>>,
     /// Every step.
     pub steps: Vec<TraceStep>,
 }
@@ -1310,8 +1315,11 @@ pub struct TraceStep {
     pub step: usize,
     /// enter, leaf, update, cutoff or return.
     pub event: &'static str,
-    /// The node, by path (`""` for the root).
+    /// The node, by its path of moves from the root in the game's move
+    /// notation joined by dots (`""` for the root; `2.3` in a tree).
     pub node: String,
+    /// The node's position in the game's notation.
+    pub position: String,
     /// MAX, MIN or CHANCE.
     pub player: &'static str,
     /// The node's alpha after the step, MAX's view (alpha-beta only).
@@ -1338,47 +1346,101 @@ pub struct TraceStep {
     kind: Option<StepKind>,
 }
 
+/// Names trace nodes: a path of 1-based child indices (`2.3`, in the
+/// order the search tried them, the game's for the traced searches) becomes
+/// the path of moves in the game's notation and the node's position.
+struct NodeNames<'a, G: Notation> {
+    game: &'a G,
+    root: G::State,
+    known: std::collections::HashMap<String, (String, String)>,
+}
+
+impl<G: Notation> NodeNames<'_, G> {
+    fn name(&mut self, path: &str) -> (String, String) {
+        if let Some(n) = self.known.get(path) {
+            return n.clone();
+        }
+        let (game, mut state) = (self.game, self.root.clone());
+        let mut names = Vec::new();
+        let mut moves = Vec::new();
+        for i in path.split('.').filter(|p| !p.is_empty()) {
+            moves.clear();
+            game.legal_moves(&state, &mut moves);
+            let Some(&m) = i
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| moves.get(i.wrapping_sub(1)))
+            else {
+                break;
+            };
+            names.push(game.format_move(&state, m));
+            state = game.play(&state, m);
+        }
+        let named = (names.join("."), game.format_position(&state));
+        self.known.insert(path.to_string(), named.clone());
+        named
+    }
+}
+
 impl TraceReport {
-    /// The report of `trace`, a recorded search `algo` on `state`, whose
-    /// leaves are `all_leaves` (so the pruned ones are those never evaluated).
+    /// The report of `trace`: the recorded search `algo` on `state` of
+    /// `game` (registered as `name`), to `depth`; `all_leaves` lists every
+    /// leaf (the pruned ones are those never evaluated) when known.
+    #[allow(clippy::too_many_arguments)]
     pub fn new<G: Notation>(
+        name: &str,
         game: &G,
         state: &G::State,
         algo: &str,
+        depth: Option<u32>,
         value: TraceValue,
         trace: &Trace,
-        all_leaves: &[Vec<usize>],
+        all_leaves: Option<&[Vec<usize>]>,
     ) -> Self {
-        let pruned = all_leaves
-            .iter()
-            .map(|p| path_name(p))
-            .filter(|p| !trace.evaluated.contains(p))
-            .collect();
+        let mut names = NodeNames {
+            game,
+            root: state.clone(),
+            known: std::collections::HashMap::new(),
+        };
+        let pruned = all_leaves.map(|leaves| {
+            leaves
+                .iter()
+                .map(|p| path_name(p))
+                .filter(|p| !trace.evaluated.contains(p))
+                .map(|p| names.name(&p).0)
+                .collect()
+        });
         let steps = trace
             .steps
             .iter()
             .enumerate()
-            .map(|(i, s)| TraceStep {
-                step: i + 1,
-                event: s.kind.name(),
-                node: s.path.clone(),
-                player: s.node.name(),
-                alpha: s.window.map(|w| Score(w.alpha)),
-                beta: s.window.map(|w| Score(w.beta)),
-                value: Number(s.value),
-                child: s.child.as_ref().map(|c| c.0.clone()),
-                child_value: s.child.as_ref().map(|c| Number(c.1)),
-                probability: s.child.as_ref().and_then(|c| c.2),
-                pruned_children: (s.kind == StepKind::Cutoff).then_some(s.pruned),
-                window: s.window,
-                kind: Some(s.kind),
+            .map(|(i, s)| {
+                let (node, position) = names.name(&s.path);
+                TraceStep {
+                    step: i + 1,
+                    event: s.kind.name(),
+                    node,
+                    position,
+                    player: s.node.name(),
+                    alpha: s.window.map(|w| Score(w.alpha)),
+                    beta: s.window.map(|w| Score(w.beta)),
+                    value: Number(s.value),
+                    child: s.child.as_ref().map(|c| names.name(&c.0).0),
+                    child_value: s.child.as_ref().map(|c| Number(c.1)),
+                    probability: s.child.as_ref().and_then(|c| c.2),
+                    pruned_children: (s.kind == StepKind::Cutoff).then_some(s.pruned),
+                    window: s.window,
+                    kind: Some(s.kind),
+                }
             })
             .collect();
         TraceReport {
+            game: name.to_string(),
             algo: algo.to_string(),
             tree: game.format_position(state),
+            depth_limit: depth,
             value,
-            evaluated: trace.evaluated.clone(),
+            evaluated: trace.evaluated.iter().map(|p| names.name(p).0).collect(),
             pruned,
             steps,
         }
@@ -1427,10 +1489,25 @@ impl TraceStep {
 
 impl fmt::Display for TraceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} on {}", self.algo, self.tree)?;
+        let depth = self
+            .depth_limit
+            .map_or(String::new(), |d| format!(" to depth {d}"));
+        if self.game == "tree" {
+            writeln!(f, "{} on {}{depth}", self.algo, self.tree)?;
+        } else {
+            writeln!(f, "{} on {} {}{depth}", self.algo, self.game, self.tree)?;
+        }
+        // Nodes are named by their moves from the root: as wide as the longest.
+        let w = self
+            .steps
+            .iter()
+            .map(|s| s.node.len())
+            .max()
+            .unwrap_or(0)
+            .max(8);
         writeln!(
             f,
-            "{:>4}  {:<8} {:<6} {:>6} {:>6} {:>8}  event",
+            "{:>4}  {:<w$} {:<6} {:>6} {:>6} {:>8}  event",
             "step", "node", "player", "alpha", "beta", "value"
         )?;
         for s in &self.steps {
@@ -1438,7 +1515,7 @@ impl fmt::Display for TraceReport {
             let bound = |b: Option<Score>| b.map_or("-".to_string(), |b| b.to_string());
             writeln!(
                 f,
-                "{:>4}  {:<8} {:<6} {:>6} {:>6} {:>8}  {}",
+                "{:>4}  {:<w$} {:<6} {:>6} {:>6} {:>8}  {}",
                 s.step,
                 node,
                 s.player,
@@ -1452,11 +1529,10 @@ impl fmt::Display for TraceReport {
         writeln!(f, "value: {}", self.value)?;
         let evaluated = self.evaluated.join(" ");
         writeln!(f, "evaluated ({}): {evaluated}", self.evaluated.len())?;
-        let pruned = if self.pruned.is_empty() {
-            "none".to_string()
-        } else {
-            self.pruned.join(" ")
-        };
-        writeln!(f, "pruned ({}): {pruned}", self.pruned.len())
+        match &self.pruned {
+            Some(p) if p.is_empty() => writeln!(f, "pruned (0): none"),
+            Some(p) => writeln!(f, "pruned ({}): {}", p.len(), p.join(" ")),
+            None => writeln!(f, "pruned: not listed (the whole tree has too many leaves)"),
+        }
     }
 }

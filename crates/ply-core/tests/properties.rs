@@ -189,7 +189,8 @@ fn star1_prunes_on_chance_trees() {
         &mut (&mut t, &mut st),
     );
     assert_eq!(out.value, 6.0);
-    let all: Vec<String> = ply_core::explore::leaf_paths(&Tree, &s, None)
+    let all: Vec<String> = ply_core::explore::leaf_paths(&Tree, &s, None, usize::MAX)
+        .unwrap()
         .iter()
         .map(|p| path_name(p))
         .collect();

@@ -46,7 +46,13 @@ fn tictactoe_position_count() {
     let c = count_positions(&g, &g.initial_state());
     assert_eq!((c.positions, c.terminal), (5_478, 958));
     // Leaves of the full game tree = number of distinct games = 255,168.
-    assert_eq!(leaf_paths(&g, &g.initial_state(), None).len(), 255_168);
+    let leaves = leaf_paths(&g, &g.initial_state(), None, 300_000).unwrap();
+    assert_eq!(leaves.len(), 255_168);
+    assert_eq!(leaf_paths(&g, &g.initial_state(), None, 255_167), None);
+    // Nodes of the full game tree: what minimax visits.
+    let size = ply_core::explore::tree_size(&g, &g.initial_state(), None, 600_000);
+    assert_eq!(size, Some(549_946));
+    assert_eq!(ply_core::explore::tree_size(&g, &g.initial_state(), None, 549_945), None);
     assert_eq!(perft(&g, &g.initial_state(), 9), 127_872);
 }
 
@@ -89,7 +95,8 @@ fn trace(tree: &str) -> (i32, Vec<String>, Vec<String>) {
     let s = Tree.parse_position(tree).unwrap();
     let mut t = Trace::new();
     let out = alphabeta(&Tree, &s, &SearchOptions::exact(), &mut t).unwrap();
-    let pruned = leaf_paths(&Tree, &s, None)
+    let pruned = leaf_paths(&Tree, &s, None, usize::MAX)
+        .unwrap()
         .iter()
         .map(|p| path_name(p))
         .filter(|p| !t.evaluated.contains(p))

@@ -1,72 +1,175 @@
-//! `ply trace`: a search on an explicit tree, step by step.
+//! `ply trace`: a search step by step, on any game's position or on a tree
+//! written out.
 
-use ply_core::Notation;
-use ply_core::explore::{leaf_paths, reaches_chance};
-use ply_core::observe::{Trace, tree_dot};
+use ply_core::explore::{leaf_paths, reaches_chance, tree_size};
+use ply_core::observe::{DotStyle, Trace, tree_dot};
+use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
 use ply_core::report::{Number, Score, TraceReport, TraceValue};
-use ply_core::search::{Algorithm, SearchOptions, expectiminimax};
-use ply_games::Tree;
+use ply_core::search::alphabeta::Budget;
+use ply_core::search::{Engine, SearchError, SearchOptions, expectiminimax, minimax};
 
 use crate::args::{AlgoArg, TraceArgs};
 use crate::output::emit;
 use crate::{CliError, CliResult};
 
-pub fn run(args: &TraceArgs) -> CliResult {
-    let state = Tree
-        .parse_position(&args.tree)
-        .map_err(|e| CliError::input(format!("invalid tree '{}': {e}", args.tree)))?;
-    let chance = reaches_chance(&Tree, &state, usize::MAX);
+/// A trace stops at this many nodes: about 100,000 steps (each node makes
+/// at most four: enter, return, its parent's update, a cutoff).
+pub const NODE_CAP: u64 = 25_000;
+
+/// The pruned leaves are listed when the whole tree has at most this many.
+const LEAF_CAP: usize = 200_000;
+
+struct TraceGame<'a> {
+    args: &'a TraceArgs,
+    /// The position as written, and whether it is a tree written alone.
+    position: Option<String>,
+    tree_alone: bool,
+}
+
+impl GameVisitor for TraceGame<'_> {
+    type Output = CliResult;
+    fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> CliResult {
+        let state = match &self.position {
+            Some(text) => game.parse_position(text).map_err(|e| {
+                let what = if self.tree_alone {
+                    "tree".to_string()
+                } else {
+                    format!("{} position", spec.name)
+                };
+                CliError::input(format!("invalid {what} '{text}': {e}"))
+            })?,
+            None => game.initial_state(),
+        };
+        trace_game(&game, spec, &state, self.args)
+    }
+}
+
+/// The error for a trace past the cap.
+fn too_big() -> CliError {
+    CliError::input(format!(
+        "this trace would pass {NODE_CAP} nodes (about 100,000 steps): give a --depth, or a smaller position"
+    ))
+}
+
+/// Runs the traced search; its name and the root's value.
+fn run_traced<G: Registered>(
+    game: &G,
+    state: &G::State,
+    algo: AlgoArg,
+    args: &TraceArgs,
+    trace: &mut Trace,
+) -> Result<(String, TraceValue), CliError> {
+    let options = SearchOptions {
+        depth: args.depth,
+        ..SearchOptions::exact()
+    };
+    let chance = reaches_chance(game, state, 100_000);
+    if chance && matches!(algo, AlgoArg::Minimax | AlgoArg::Alphabeta) {
+        return Err(CliError::input(
+            "this tree has chance nodes: trace it with --algo expectiminimax",
+        ));
+    }
+    if args.star1 && algo != AlgoArg::Expectiminimax {
+        return Err(CliError::input("--star1 applies to expectiminimax"));
+    }
+    match algo {
+        AlgoArg::Minimax => {
+            tree_size(game, state, args.depth, NODE_CAP).ok_or_else(too_big)?;
+            let out = minimax(game, state, &options, trace)?;
+            Ok(("minimax".into(), TraceValue::Score(Score(out.value))))
+        }
+        AlgoArg::Alphabeta => {
+            // The textbook alpha-beta, stopped at the cap.
+            let budget = Budget {
+                nodes: Some(NODE_CAP),
+                ..Budget::default()
+            };
+            let mut engine = Engine::new(game, &options);
+            let out = engine.search(game, state, args.depth, false, &budget, trace);
+            let out = out.map_err(|e| match e {
+                SearchError::Stopped => too_big(),
+                e => e.into(),
+            })?;
+            Ok(("alphabeta".into(), TraceValue::Score(Score(out.value))))
+        }
+        AlgoArg::Expectiminimax => {
+            tree_size(game, state, args.depth, NODE_CAP).ok_or_else(too_big)?;
+            let out = expectiminimax(game, state, &options, args.star1, trace);
+            let name = if args.star1 {
+                "expectiminimax+star1"
+            } else {
+                "expectiminimax"
+            };
+            Ok((name.into(), TraceValue::Mean(Number(out.value))))
+        }
+        _ => Err(CliError::input(
+            "trace shows minimax, alphabeta or expectiminimax",
+        )),
+    }
+}
+
+fn trace_game<G: Registered>(
+    game: &G,
+    spec: &GameSpec,
+    state: &G::State,
+    args: &TraceArgs,
+) -> CliResult {
+    let chance = reaches_chance(game, state, 100_000);
     let algo = args.algo.unwrap_or(if chance {
         AlgoArg::Expectiminimax
     } else {
         AlgoArg::Alphabeta
     });
     let mut trace = Trace::new();
-    let (name, value) = match algo {
-        AlgoArg::Minimax | AlgoArg::Alphabeta => {
-            if chance {
-                return Err(CliError::input(
-                    "this tree has chance nodes: trace it with --algo expectiminimax",
-                ));
-            }
-            if args.star1 {
-                return Err(CliError::input("--star1 applies to expectiminimax"));
-            }
-            let a = if algo == AlgoArg::Minimax {
-                Algorithm::Minimax
-            } else {
-                Algorithm::AlphaBeta
-            };
-            let out = a.run(&Tree, &state, &SearchOptions::exact(), &mut trace)?;
-            (a.name().to_string(), TraceValue::Score(Score(out.value)))
-        }
-        AlgoArg::Expectiminimax => {
-            let out = expectiminimax(
-                &Tree,
-                &state,
-                &SearchOptions::exact(),
-                args.star1,
-                &mut trace,
-            );
-            let name = if args.star1 {
-                "expectiminimax+star1"
-            } else {
-                "expectiminimax"
-            };
-            (name.to_string(), TraceValue::Mean(Number(out.value)))
-        }
-        AlgoArg::Id | AlgoArg::Mcts | AlgoArg::Score | AlgoArg::Nimber => {
-            return Err(CliError::input(
-                "trace shows minimax, alphabeta or expectiminimax on an explicit tree",
-            ));
-        }
-    };
+    let (name, value) = run_traced(game, state, algo, args, &mut trace)?;
+    // Explicit trees are drawn whole, with values; a game's nodes show
+    // their boards, and pruned subtrees are not expanded.
+    let is_tree = spec.name == "tree";
     if args.dot {
-        print!("{}", tree_dot(&Tree, &state, &trace));
+        let draw = |s: &G::State| game.draw(s);
+        let style = DotStyle {
+            board: (!is_tree).then_some(&draw as &dyn Fn(&G::State) -> String),
+            expand_pruned: is_tree,
+        };
+        print!("{}", tree_dot(game, state, &trace, &style));
         return Ok(());
     }
-    let leaves = leaf_paths(&Tree, &state, None);
-    let report = TraceReport::new(&Tree, &state, &name, value, &trace, &leaves);
+    let leaves = leaf_paths(game, state, args.depth, LEAF_CAP);
+    let report = TraceReport::new(
+        spec.name,
+        game,
+        state,
+        &name,
+        args.depth,
+        value,
+        &trace,
+        leaves.as_deref(),
+    );
     emit(&report, args.json);
     Ok(())
+}
+
+pub fn run(args: &TraceArgs) -> CliResult {
+    let params = Params::parse(&args.params)?;
+    if ply_games::spec(&args.target).is_ok() {
+        let visitor = TraceGame {
+            args,
+            position: args.position.clone(),
+            tree_alone: false,
+        };
+        return ply_games::visit(&args.target, &params, visitor)?;
+    }
+    if args.position.is_some() {
+        return Err(CliError::input(format!(
+            "'{}' is not a game (see `ply list`): trace GAME --position P, or a tree alone",
+            args.target
+        )));
+    }
+    // A tree written out: `ply trace "((3 5 7) (2 9 1))"`.
+    let visitor = TraceGame {
+        args,
+        position: Some(args.target.clone()),
+        tree_alone: true,
+    };
+    ply_games::visit("tree", &params, visitor)?
 }
