@@ -569,6 +569,7 @@ impl SolveReport {
     ) -> Self {
         let stats = crate::observe::Stats {
             nodes: r.nodes,
+            max_ply: r.max_ply,
             ..Default::default()
         };
         SolveReport {
@@ -899,6 +900,7 @@ impl AnalyzeReport {
         a: &crate::search::NimberAnalysis<G::Move>,
     ) -> Self {
         let (moves, nodes, elapsed) = (&a.moves, a.nodes, a.elapsed);
+        let max_ply = a.max_ply;
         // After a move the opponent is to move: it wins on a nonzero nimber.
         let opponent = game.to_move(state).opponent();
         let mut list: Vec<NimberMove> = moves
@@ -918,6 +920,7 @@ impl AnalyzeReport {
         let what = "the nimber after playing there";
         let stats = crate::observe::Stats {
             nodes,
+            max_ply,
             ..Default::default()
         };
         AnalyzeReport {

@@ -52,7 +52,10 @@ fn tictactoe_position_count() {
     // Nodes of the full game tree: what minimax visits.
     let size = ply_core::explore::tree_size(&g, &g.initial_state(), None, 600_000);
     assert_eq!(size, Some(549_946));
-    assert_eq!(ply_core::explore::tree_size(&g, &g.initial_state(), None, 549_945), None);
+    assert_eq!(
+        ply_core::explore::tree_size(&g, &g.initial_state(), None, 549_945),
+        None
+    );
     assert_eq!(perft(&g, &g.initial_state(), 9), 127_872);
 }
 

@@ -186,7 +186,6 @@ impl Notation for CoinRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::conformance;
     use ply_core::observe::NoObserver;
     use ply_core::search::{SearchOptions, alphabeta, minimax};
 
@@ -270,16 +269,8 @@ mod tests {
 
     #[test]
     fn conformance_kit() {
-        let starts = vec![row("10 30 5 8"), row("1 2 3 4 5 6 7"), row("5 8 +25/min")];
-        let summary = conformance::check(
-            &CoinRow,
-            &conformance::Config {
-                starts,
-                playouts: 30,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let starts = ["10 30 5 8", "1 2 3 4 5 6 7", "5 8 +25/min"];
+        let summary = crate::common::conformance_from(&CoinRow, &starts, 30);
         assert!(summary.values > 50, "{summary:?}");
     }
 

@@ -306,7 +306,6 @@ impl Notation for Coloring {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::conformance;
     use ply_core::observe::NoObserver;
     use ply_core::search::{SearchOptions, alphabeta};
 
@@ -407,19 +406,8 @@ mod tests {
     #[test]
     fn conformance_kit() {
         let g = Coloring::new(3).unwrap();
-        let starts = ["4:1-2,2-3,3-4", "5:1-2,2-3,3-4,4-5,5-1", "4:1-2,1-3,1-4,2-3"]
-            .iter()
-            .map(|t| g.parse_position(t).unwrap())
-            .collect();
-        let summary = conformance::check(
-            &g,
-            &conformance::Config {
-                starts,
-                playouts: 30,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let starts = ["4:1-2,2-3,3-4", "5:1-2,2-3,3-4,4-5,5-1", "4:1-2,1-3,1-4,2-3"];
+        let summary = crate::common::conformance_from(&g, &starts, 30);
         assert!(summary.values > 50, "{summary:?}");
     }
 

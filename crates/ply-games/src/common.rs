@@ -71,3 +71,23 @@ pub fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
         seed % m
     }
 }
+
+/// The conformance kit from the positions written in `starts`, with
+/// `playouts` random games from each: what every game's test runs.
+#[cfg(test)]
+pub fn conformance_from<G: ply_core::Notation + ply_core::Searchable>(
+    game: &G,
+    starts: &[&str],
+    playouts: usize,
+) -> ply_core::conformance::Summary {
+    let starts = starts
+        .iter()
+        .map(|t| game.parse_position(t).expect("a start position parses"))
+        .collect();
+    let config = ply_core::conformance::Config {
+        starts,
+        playouts,
+        ..Default::default()
+    };
+    ply_core::conformance::check(game, &config).unwrap_or_else(|e| panic!("{e}"))
+}

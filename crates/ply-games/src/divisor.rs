@@ -138,27 +138,14 @@ impl Notation for Divisor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::conformance;
     use ply_core::observe::NoObserver;
     use ply_core::search::{SearchOptions, alphabeta, minimax, nimber};
 
     #[test]
     fn conformance_kit() {
-        let starts = (1..=40)
-            .map(|n| DivisorState {
-                n,
-                to_move: Player::Max,
-            })
-            .collect();
-        let summary = conformance::check(
-            &Divisor,
-            &conformance::Config {
-                starts,
-                playouts: 5,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let starts: Vec<String> = (1..=40).map(|n| n.to_string()).collect();
+        let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+        let summary = crate::common::conformance_from(&Divisor, &starts, 5);
         assert!(summary.values > 100, "{summary:?}");
     }
 

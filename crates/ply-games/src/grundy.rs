@@ -181,7 +181,6 @@ impl Notation for Grundy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::conformance;
     use ply_core::observe::NoObserver;
     use ply_core::search::{Nimbers, SearchOptions, alphabeta, minimax};
 
@@ -247,16 +246,8 @@ mod tests {
 
     #[test]
     fn conformance_kit() {
-        let starts = vec![heaps(&[7]), heaps(&[3, 5, 9]), heaps(&[12]), heaps(&[4, 4, 6])];
-        let summary = conformance::check(
-            &Grundy,
-            &conformance::Config {
-                starts,
-                playouts: 30,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let starts = ["7", "3 5 9", "12", "4 4 6"];
+        let summary = crate::common::conformance_from(&Grundy, &starts, 30);
         assert!(summary.values > 50, "{summary:?}");
     }
 

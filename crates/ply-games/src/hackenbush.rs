@@ -256,7 +256,6 @@ impl Notation for Hackenbush {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::conformance;
     use ply_core::observe::NoObserver;
     use ply_core::search::{SearchOptions, alphabeta, nimber};
 
@@ -331,16 +330,8 @@ mod tests {
 
     #[test]
     fn conformance_kit() {
-        let starts = vec![forest("(()(()))"), forest("(((()))) (()())"), forest("((()()) ())")];
-        let summary = conformance::check(
-            &Hackenbush,
-            &conformance::Config {
-                starts,
-                playouts: 30,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let starts = ["(()(()))", "(((()))) (()())", "((()()) ())"];
+        let summary = crate::common::conformance_from(&Hackenbush, &starts, 30);
         assert!(summary.nimbers > 50, "{summary:?}");
     }
 

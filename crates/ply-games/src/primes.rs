@@ -197,7 +197,6 @@ impl Notation for Primes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::conformance;
     use ply_core::observe::NoObserver;
     use ply_core::search::{SearchOptions, alphabeta, minimax, nimber};
 
@@ -251,16 +250,8 @@ mod tests {
 
     #[test]
     fn conformance_kit() {
-        let starts = vec![position(&[12, 18]), position(&[60]), position(&[8, 9, 10])];
-        let summary = conformance::check(
-            &Primes,
-            &conformance::Config {
-                starts,
-                playouts: 30,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let starts = ["12 18", "60", "8 9 10"];
+        let summary = crate::common::conformance_from(&Primes, &starts, 30);
         assert!(summary.nimbers > 50, "{summary:?}");
     }
 

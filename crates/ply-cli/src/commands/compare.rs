@@ -40,6 +40,7 @@ impl GameVisitor for Compare<'_> {
             };
             let stats = Stats {
                 nodes: r.nodes,
+                max_ply: r.max_ply,
                 ..Stats::default()
             };
             rows.push(("nimber".into(), out, StatsReport::new(&stats, r.elapsed)));

@@ -31,6 +31,8 @@ pub struct NimberResult<M> {
     pub nodes: u64,
     /// Distinct positions whose nimber was computed.
     pub computed: u64,
+    /// The deepest ply the search reached.
+    pub max_ply: u32,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -45,6 +47,9 @@ pub struct Nimbers<'a, G: Impartial> {
     pub split: bool,
     /// Positions visited.
     pub nodes: u64,
+    /// The deepest ply reached below the first position asked about.
+    pub max_ply: u32,
+    ply: u32,
 }
 
 impl<'a, G: Impartial + Chance> Nimbers<'a, G> {
@@ -58,6 +63,8 @@ impl<'a, G: Impartial + Chance> Nimbers<'a, G> {
             memo: HashMap::new(),
             split: true,
             nodes: 0,
+            max_ply: 0,
+            ply: 0,
         })
     }
 
@@ -86,10 +93,13 @@ impl<'a, G: Impartial + Chance> Nimbers<'a, G> {
             self.game.legal_moves(state, &mut moves);
         }
         let mut seen = Vec::with_capacity(moves.len());
+        self.ply += 1;
+        self.max_ply = self.max_ply.max(self.ply);
         for &m in &moves {
             let child = self.game.play(state, m);
             seen.push(self.nimber(&child));
         }
+        self.ply -= 1;
         let g = mex(&mut seen);
         self.memo.insert(state.clone(), g);
         g
@@ -137,6 +147,7 @@ pub fn nimber<G: Impartial + Chance>(
         best_move,
         nodes: search.nodes,
         computed: search.computed(),
+        max_ply: search.max_ply,
         elapsed: start.elapsed(),
     })
 }
@@ -149,6 +160,8 @@ pub struct NimberAnalysis<M> {
     pub moves: Vec<(M, u32)>,
     /// Positions visited.
     pub nodes: u64,
+    /// The deepest ply reached, from the position analysed.
+    pub max_ply: u32,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -172,6 +185,7 @@ pub fn analyze_nimbers<G: Impartial + Chance>(
     Ok(NimberAnalysis {
         moves: values,
         nodes: search.nodes,
+        max_ply: search.max_ply + 1,
         elapsed: start.elapsed(),
     })
 }
