@@ -33,6 +33,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Speak the Universal Chess Interface on stdin/stdout (for chess GUIs).
     Uci(UciArgs),
+    /// Serve the searches over HTTP: the CLI's JSON at /api/... (see the README).
+    Serve(ServeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -231,6 +233,22 @@ pub struct PerftArgs {
     /// Also count per first move.
     #[arg(long)]
     pub divide: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on: loopback unless you say otherwise.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// Searches running at once; further requests wait a second, then get 503.
+    #[arg(long, default_value_t = 4)]
+    pub max_searches: usize,
+    /// The longest a search may run, in milliseconds (at most 10000).
+    #[arg(long, default_value_t = 10_000)]
+    pub max_time_ms: u64,
 }
 
 #[derive(Args, Debug)]

@@ -101,6 +101,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Count(a) => commands::explore::run_count(&a),
         Command::Perft(a) => commands::explore::run_perft(&a),
         Command::Uci(a) => commands::uci::run(&a),
+        Command::Serve(a) => commands::serve::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -58,6 +58,16 @@ macro_rules! observer_events {
                 #[inline(always)]
                 fn $name $(<$v: EventValue>)? (&mut self $(, $arg: $ty)*) {}
             )*
+
+            /// Whether the search should stop now (its client is gone, a
+            /// deadline passed). Searches ask now and then, and stop with
+            /// `SearchError::Stopped`; an observer that asks the clock should
+            /// do so only every so many calls. Default: never, which
+            /// compiles the question away.
+            #[inline(always)]
+            fn should_stop(&mut self) -> bool {
+                false
+            }
         }
 
         /// Two observers listening to one search, e.g. `(Stats, Trace)`.
@@ -69,6 +79,11 @@ macro_rules! observer_events {
                     self.1.$name($($arg),*);
                 }
             )*
+
+            #[inline(always)]
+            fn should_stop(&mut self) -> bool {
+                self.0.should_stop() || self.1.should_stop()
+            }
         }
 
         impl<O: Observer + ?Sized> Observer for &mut O {
@@ -78,6 +93,11 @@ macro_rules! observer_events {
                     (**self).$name($($arg),*);
                 }
             )*
+
+            #[inline(always)]
+            fn should_stop(&mut self) -> bool {
+                (**self).should_stop()
+            }
         }
     };
 }

@@ -93,7 +93,8 @@ fn a_tree_with_a_chance_node_is_refused_but_expectiminimax_searches_it() {
         &SearchOptions::exact(),
         false,
         &mut Stats::default(),
-    );
+    )
+    .unwrap();
     assert_eq!(out.value, 2.5);
     // Without the chance node, alpha-beta searches the same shape.
     let plain = tree.parse_position("((3 4) (1 6))").unwrap();

@@ -108,7 +108,8 @@ fn engine_decides_pig_at_least_as_well_as_hold_at_20() {
                 &SearchOptions::depth(depth),
                 true,
                 &mut NoObserver,
-            );
+            )
+            .unwrap();
             (out.best_move == Some(PigMove::Roll)) == optimal_rolls(s)
         })
         .count();
@@ -134,8 +135,8 @@ fn star1_returns_the_same_values_with_fewer_nodes() {
             rolling: false,
         };
         let (mut a, mut b) = (Stats::default(), Stats::default());
-        let plain = expectiminimax(&game, &st, &SearchOptions::depth(5), false, &mut a);
-        let star = expectiminimax(&game, &st, &SearchOptions::depth(5), true, &mut b);
+        let plain = expectiminimax(&game, &st, &SearchOptions::depth(5), false, &mut a).unwrap();
+        let star = expectiminimax(&game, &st, &SearchOptions::depth(5), true, &mut b).unwrap();
         assert!(
             (plain.value - star.value).abs() < 1e-6,
             "{} vs {}",

@@ -154,8 +154,8 @@ proptest! {
         let s = Tree.parse_position(&text).unwrap();
         let oracle = expect_oracle(&s);
         let (mut a, mut b) = (Stats::default(), Stats::default());
-        let plain = expectiminimax(&Tree, &s, &SearchOptions::exact(), false, &mut a);
-        let star = expectiminimax(&Tree, &s, &SearchOptions::exact(), true, &mut b);
+        let plain = expectiminimax(&Tree, &s, &SearchOptions::exact(), false, &mut a).unwrap();
+        let star = expectiminimax(&Tree, &s, &SearchOptions::exact(), true, &mut b).unwrap();
         prop_assert!((plain.value - oracle).abs() < 1e-9, "{} vs {oracle}", plain.value);
         prop_assert!((star.value - oracle).abs() < 1e-9, "star1 {} vs {oracle}", star.value);
         prop_assert!(b.nodes <= a.nodes, "star1 {} > plain {}", b.nodes, a.nodes);
@@ -166,7 +166,7 @@ proptest! {
         use ply_core::search::expectiminimax;
         let s = Tree.parse_position(&text).unwrap();
         let m = minimax(&Tree, &s, &SearchOptions::exact(), &mut NoObserver).unwrap();
-        let e = expectiminimax(&Tree, &s, &SearchOptions::exact(), true, &mut NoObserver);
+        let e = expectiminimax(&Tree, &s, &SearchOptions::exact(), true, &mut NoObserver).unwrap();
         prop_assert_eq!(e.value, f64::from(m.value.0));
     }
 }
@@ -187,7 +187,8 @@ fn star1_prunes_on_chance_trees() {
         &SearchOptions::exact(),
         true,
         &mut (&mut t, &mut st),
-    );
+    )
+    .unwrap();
     assert_eq!(out.value, 6.0);
     let all: Vec<String> = ply_core::explore::leaf_paths(&Tree, &s, None, usize::MAX)
         .unwrap()

@@ -128,11 +128,19 @@ impl fmt::Display for ListReport {
     }
 }
 
-pub fn run(args: &ListArgs) -> CliResult {
-    let report = ListReport {
+fn report() -> ListReport {
+    ListReport {
         games: GAMES.iter().map(|g| GameEntry::from(*g)).collect(),
         algorithms: algorithms(),
-    };
-    emit(&report, args.json);
+    }
+}
+
+/// What `ply list --json` prints, as a JSON value (the API's `/api/games`).
+pub fn report_value() -> serde_json::Value {
+    serde_json::to_value(report()).expect("the list always serialises")
+}
+
+pub fn run(args: &ListArgs) -> CliResult {
+    emit(&report(), args.json);
     Ok(())
 }

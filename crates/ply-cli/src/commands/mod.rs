@@ -4,6 +4,7 @@ pub mod compare;
 pub mod explore;
 pub mod list;
 pub mod play;
+pub mod serve;
 pub mod solve;
 pub mod trace;
 pub mod uci;

@@ -159,6 +159,10 @@ impl<G: Notation + Searchable> Engine<G> {
                     *star1,
                     &mut ply_core::observe::NoObserver,
                 );
+                let out = match out {
+                    Ok(out) => out,
+                    Err(e) => return (None, e.to_string()),
+                };
                 let p = game.win_probability(out.value);
                 let said = format!("value {}", expect_text(out.value, p));
                 (out.best_move, said)

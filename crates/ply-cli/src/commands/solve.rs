@@ -2,15 +2,16 @@
 
 use std::time::{Duration, Instant};
 
-use ply_core::observe::{NoObserver, Stats};
+use ply_core::observe::{NoObserver, Observer, Stats};
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::report::{
     AnalyzeReport, BatchLine, BatchSummary, Header, Score, SolveReport, StatsReport, line,
 };
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{
-    Algorithm, Engine, ExpectOutcome, Iteration, Outcome, SearchOptions, analyze, analyze_expecti,
-    analyze_nimbers, analyze_score, expectiminimax, iterative_deepening, mcts, nimber, solve_score,
+    Algorithm, Engine, ExpectOutcome, Iteration, Outcome, SearchOptions, analyze_expecti,
+    analyze_nimbers, analyze_observed, analyze_score, expectiminimax, iterative_deepening, mcts,
+    nimber, solve_score,
 };
 use ply_core::{Notation, Searchable};
 
@@ -146,14 +147,15 @@ pub fn report_iteration<G: Notation>(game: &G, state: &G::State, it: &Iteration<
 }
 
 /// Runs one configured minimax/alpha-beta/ID search with statistics and progress.
-pub fn run_search<G: Notation + Searchable>(
+pub fn run_search<G: Notation + Searchable, X: Observer>(
     game: &G,
     state: &G::State,
     algo: Algorithm,
     opts: &SearchOptions,
     quiet: bool,
+    stop: &mut X,
 ) -> Result<(Outcome<G::Move>, Stats, Duration), CliError> {
-    let mut observer = (Stats::default(), Progress::new(!quiet));
+    let mut observer = (Stats::default(), (Progress::new(!quiet), stop));
     let start = Instant::now();
     let out = match algo {
         Algorithm::Id => iterative_deepening(game, state, opts, None, &mut observer, |it| {
@@ -164,49 +166,52 @@ pub fn run_search<G: Notation + Searchable>(
         _ => algo.run(game, state, opts, &mut observer),
     };
     let elapsed = start.elapsed();
-    observer.1.finish();
+    observer.1.0.finish();
     Ok((out?, observer.0, elapsed))
 }
 
 /// Runs expectiminimax with statistics and progress.
-fn run_expecti<G: Notation + Searchable>(
+fn run_expecti<G: Notation + Searchable, X: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     star1: bool,
     quiet: bool,
-) -> (ExpectOutcome<G::Move>, Stats, Duration) {
-    let mut observer = (Stats::default(), Progress::new(!quiet));
+    stop: &mut X,
+) -> Result<(ExpectOutcome<G::Move>, Stats, Duration), CliError> {
+    let mut observer = (Stats::default(), (Progress::new(!quiet), stop));
     let start = Instant::now();
     let out = expectiminimax(game, state, options, star1, &mut observer);
     let elapsed = start.elapsed();
-    observer.1.finish();
-    (out, observer.0, elapsed)
+    observer.1.0.finish();
+    Ok((out?, observer.0, elapsed))
 }
 
-/// Runs `plan` on `state` and reports the value, best move and line.
-pub fn solve_report<G: Notation + Searchable>(
+/// Runs `plan` on `state` and reports the value, best move and line;
+/// `stop` hears the search and may stop it.
+pub fn solve_report<G: Notation + Searchable, X: Observer>(
     name: &str,
     game: &G,
     state: &G::State,
     plan: &Plan,
     quiet: bool,
+    stop: &mut X,
 ) -> Result<SolveReport, CliError> {
     let header = Header::new(name, game, state, plan.name());
     Ok(match *plan {
         Plan::Search(algo, opts) => {
-            let (out, stats, elapsed) = run_search(game, state, algo, &opts, quiet)?;
+            let (out, stats, elapsed) = run_search(game, state, algo, &opts, quiet, stop)?;
             let stats = StatsReport::new(&stats, elapsed);
             SolveReport::search(header, game, state, &opts, &out, stats)
         }
         Plan::Expecti { options, star1 } => {
-            let (out, stats, elapsed) = run_expecti(game, state, &options, star1, quiet);
+            let (out, stats, elapsed) = run_expecti(game, state, &options, star1, quiet, stop)?;
             let stats = StatsReport::new(&stats, elapsed);
             SolveReport::expecti(header, game, state, options.depth, &out, stats)
         }
         Plan::Score { options, weak } => {
             let mut engine = Engine::new(game, &options);
-            let mut observer = (Stats::default(), Progress::new(!quiet));
+            let mut observer = (Stats::default(), (Progress::new(!quiet), stop));
             let start = Instant::now();
             let solved = solve_exact(
                 &mut engine,
@@ -222,7 +227,7 @@ pub fn solve_report<G: Notation + Searchable>(
                 },
             )?;
             let elapsed = start.elapsed();
-            observer.1.finish();
+            observer.1.0.finish();
             let stats = StatsReport::new(&observer.0, elapsed);
             SolveReport::score(header, game, state, &solved, weak, stats)
         }
@@ -231,28 +236,30 @@ pub fn solve_report<G: Notation + Searchable>(
     })
 }
 
-/// Runs `plan` on every move of `state` and reports each move's value.
-pub fn analyze_report<G: Notation + Searchable>(
+/// Runs `plan` on every move of `state` and reports each move's value;
+/// `stop` hears the searches and may stop them.
+pub fn analyze_report<G: Notation + Searchable, X: Observer>(
     name: &str,
     game: &G,
     state: &G::State,
     plan: &Plan,
+    stop: &mut X,
 ) -> Result<AnalyzeReport, CliError> {
     let header = Header::new(name, game, state, plan.name());
     Ok(match *plan {
         Plan::Search(algo, opts) => {
-            let a = analyze(game, state, algo, &opts)?;
+            let a = analyze_observed(game, state, algo, &opts, stop)?;
             AnalyzeReport::search(header, game, state, algo, &opts, &a)
         }
         Plan::Expecti { options, star1 } => {
-            let a = analyze_expecti(game, state, &options, star1);
+            let a = analyze_expecti(game, state, &options, star1, stop)?;
             AnalyzeReport::expecti(header, game, state, options.depth, &a)
         }
         Plan::Score { options, weak } => {
             let start = Instant::now();
             let mut stats = Stats::default();
             let mut engine = Engine::new(game, &options);
-            let moves = analyze_score(&mut engine, game, state, weak, &mut stats)?;
+            let moves = analyze_score(&mut engine, game, state, weak, &mut (&mut stats, stop))?;
             let stats = StatsReport::new(&stats, start.elapsed());
             AnalyzeReport::score(header, game, state, &moves, stats)
         }
@@ -277,7 +284,14 @@ impl GameVisitor for Solve<'_> {
             };
             return run_batch(&game, path, &options, weak);
         }
-        let report = solve_report(info.name, &game, &state, &plan, a.search.quiet)?;
+        let report = solve_report(
+            info.name,
+            &game,
+            &state,
+            &plan,
+            a.search.quiet,
+            &mut NoObserver,
+        )?;
         emit(&report, a.game.json);
         Ok(())
     }
@@ -295,7 +309,7 @@ impl GameVisitor for Analyze<'_> {
         let a = self.0;
         let state = setup(&game, &a.game)?;
         let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
-        let report = analyze_report(info.name, &game, &state, &plan)?;
+        let report = analyze_report(info.name, &game, &state, &plan, &mut NoObserver)?;
         emit(&report, a.game.json);
         Ok(())
     }

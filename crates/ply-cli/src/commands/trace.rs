@@ -94,7 +94,7 @@ fn run_traced<G: Registered>(
         }
         AlgoArg::Expectiminimax => {
             tree_size(game, state, args.depth, NODE_CAP).ok_or_else(too_big)?;
-            let out = expectiminimax(game, state, &options, args.star1, trace);
+            let out = expectiminimax(game, state, &options, args.star1, trace)?;
             let name = if args.star1 {
                 "expectiminimax+star1"
             } else {
@@ -108,34 +108,28 @@ fn run_traced<G: Registered>(
     }
 }
 
-fn trace_game<G: Registered>(
+/// The search to trace when none is named: expectiminimax where chance
+/// is reachable, else alpha-beta.
+fn default_algo<G: Registered>(game: &G, state: &G::State, algo: Option<AlgoArg>) -> AlgoArg {
+    algo.unwrap_or(if reaches_chance(game, state, 100_000) {
+        AlgoArg::Expectiminimax
+    } else {
+        AlgoArg::Alphabeta
+    })
+}
+
+/// The trace of `args.algo` on `state`, as a report.
+pub fn trace_report<G: Registered>(
     game: &G,
     spec: &GameSpec,
     state: &G::State,
     args: &TraceArgs,
-) -> CliResult {
-    let chance = reaches_chance(game, state, 100_000);
-    let algo = args.algo.unwrap_or(if chance {
-        AlgoArg::Expectiminimax
-    } else {
-        AlgoArg::Alphabeta
-    });
+) -> Result<TraceReport, CliError> {
+    let algo = default_algo(game, state, args.algo);
     let mut trace = Trace::new();
     let (name, value) = run_traced(game, state, algo, args, &mut trace)?;
-    // Explicit trees are drawn whole, with values; a game's nodes show
-    // their boards, and pruned subtrees are not expanded.
-    let is_tree = spec.name == "tree";
-    if args.dot {
-        let draw = |s: &G::State| game.draw(s);
-        let style = DotStyle {
-            board: (!is_tree).then_some(&draw as &dyn Fn(&G::State) -> String),
-            expand_pruned: is_tree,
-        };
-        print!("{}", tree_dot(game, state, &trace, &style));
-        return Ok(());
-    }
     let leaves = leaf_paths(game, state, args.depth, LEAF_CAP);
-    let report = TraceReport::new(
+    Ok(TraceReport::new(
         spec.name,
         game,
         state,
@@ -144,8 +138,31 @@ fn trace_game<G: Registered>(
         value,
         &trace,
         leaves.as_deref(),
-    );
-    emit(&report, args.json);
+    ))
+}
+
+fn trace_game<G: Registered>(
+    game: &G,
+    spec: &GameSpec,
+    state: &G::State,
+    args: &TraceArgs,
+) -> CliResult {
+    if !args.dot {
+        emit(&trace_report(game, spec, state, args)?, args.json);
+        return Ok(());
+    }
+    let algo = default_algo(game, state, args.algo);
+    let mut trace = Trace::new();
+    run_traced(game, state, algo, args, &mut trace)?;
+    // Explicit trees are drawn whole, with values; a game's nodes show
+    // their boards, and pruned subtrees are not expanded.
+    let is_tree = spec.name == "tree";
+    let draw = |s: &G::State| game.draw(s);
+    let style = DotStyle {
+        board: (!is_tree).then_some(&draw as &dyn Fn(&G::State) -> String),
+        expand_pruned: is_tree,
+    };
+    print!("{}", tree_dot(game, state, &trace, &style));
     Ok(())
 }
 

@@ -466,6 +466,9 @@ where
         self.engine.nodes += 1;
         if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
             self.check_budget()?;
+            if self.observer.should_stop() {
+                return Err(SearchError::Stopped);
+            }
         }
         self.engine.pv_clear(ply as usize);
         self.engine.seldepth = self.engine.seldepth.max(ply);
@@ -691,7 +694,8 @@ where
         let (Some(margin), Some(eval)) = (self.f.futility, eval) else {
             return None;
         };
-        let null_window = beta.0 - alpha.0 == 1;
+        // In i64: the full window's width overflows an i32.
+        let null_window = i64::from(beta.0) - i64::from(alpha.0) == 1;
         (null_window
             && at.depth <= FUTILITY_DEPTH
             && !is_decided(beta.0)
@@ -723,7 +727,7 @@ where
             && at.ply > 0
             && at.depth >= NULL_MOVE_MIN_DEPTH
             && !in_check
-            && beta.0 - alpha.0 == 1
+            && i64::from(beta.0) - i64::from(alpha.0) == 1
             && !is_decided(beta.0)
             && eval.is_some_and(|e| e >= beta))
         {

@@ -14,7 +14,7 @@
 use crate::game::{Chance, Evaluation};
 use crate::observe::{NodeKind, Observer};
 use crate::score::Player;
-use crate::search::SearchOptions;
+use crate::search::{SearchError, SearchOptions};
 
 /// What an expectiminimax search found at the root.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,7 +61,10 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         alpha: f64,
         beta: f64,
         root_moves: Option<&mut Vec<(G::Move, f64)>>,
-    ) -> f64 {
+    ) -> Result<f64, SearchError> {
+        if self.observer.should_stop() {
+            return Err(SearchError::Stopped);
+        }
         let game = self.game;
         let chance = game.is_chance(state);
         let kind = if chance {
@@ -75,15 +78,15 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
             let v = self.leaf(state, terminal);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
-            return v;
+            return Ok(v);
         }
         let v = if chance {
-            self.chance_value(state, ply, alpha, beta, root_moves)
+            self.chance_value(state, ply, alpha, beta, root_moves)?
         } else {
-            self.decision_value(state, ply, kind, alpha, beta, root_moves)
+            self.decision_value(state, ply, kind, alpha, beta, root_moves)?
         };
         self.observer.exit(ply, v);
-        v
+        Ok(v)
     }
 
     fn decision_value(
@@ -94,7 +97,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         mut alpha: f64,
         mut beta: f64,
         mut root_moves: Option<&mut Vec<(G::Move, f64)>>,
-    ) -> f64 {
+    ) -> Result<f64, SearchError> {
         let game = self.game;
         let mut moves = Vec::new();
         game.legal_moves(state, &mut moves);
@@ -107,7 +110,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         let n = moves.len();
         for (i, &m) in moves.iter().enumerate() {
             let child = game.play(state, m);
-            let v = self.value(&child, ply + 1, Some(i), alpha, beta, None);
+            let v = self.value(&child, ply + 1, Some(i), alpha, beta, None)?;
             if let Some(r) = root_moves.as_deref_mut() {
                 r.push((m, v));
             }
@@ -132,7 +135,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         if n == 0 {
             best = self.leaf(state, false);
         }
-        best
+        Ok(best)
     }
 
     fn chance_value(
@@ -142,7 +145,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         alpha: f64,
         beta: f64,
         mut root_moves: Option<&mut Vec<(G::Move, f64)>>,
-    ) -> f64 {
+    ) -> Result<f64, SearchError> {
         let game = self.game;
         let mut outcomes = Vec::new();
         game.chance_outcomes(state, &mut outcomes);
@@ -160,7 +163,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
                 }
                 _ => (f64::NEG_INFINITY, f64::INFINITY),
             };
-            let v = self.value(&child, ply + 1, Some(i), a, b, None);
+            let v = self.value(&child, ply + 1, Some(i), a, b, None)?;
             if let Some(r) = root_moves.as_deref_mut() {
                 r.push((m, v));
             }
@@ -178,28 +181,29 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
                 // node's value is outside the window whatever they are.
                 if upper <= alpha + EPS {
                     self.observer.cutoff(ply, i, n - i - 1);
-                    return upper;
+                    return Ok(upper);
                 }
                 if lower >= beta - EPS {
                     self.observer.cutoff(ply, i, n - i - 1);
-                    return lower;
+                    return Ok(lower);
                 }
             }
         }
-        sum
+        Ok(sum)
     }
 }
 
 /// Expectiminimax from `state` to `options.depth` plies (or the end of the
 /// game), reporting every event to `observer`. With `star1` and bounds from
 /// [`Chance::value_bounds`](crate::game::Chance::value_bounds), Star1 pruning; without bounds, none.
+/// [`SearchError::Stopped`] when the observer asks it to stop.
 pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     star1: bool,
     observer: &mut O,
-) -> ExpectOutcome<G::Move> {
+) -> Result<ExpectOutcome<G::Move>, SearchError> {
     let exact = options.depth.is_none();
     let bounds = if star1 {
         game.value_bounds(state, exact)
@@ -222,7 +226,7 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
         f64::NEG_INFINITY,
         f64::INFINITY,
         Some(&mut moves),
-    );
+    )?;
     let best_move = if game.is_chance(state) || game.is_terminal(state) {
         None
     } else {
@@ -242,9 +246,9 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
         }
         best.map(|(m, _)| m)
     };
-    ExpectOutcome {
+    Ok(ExpectOutcome {
         value,
         best_move,
         moves,
-    }
+    })
 }

@@ -34,6 +34,9 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
         if G::HAS_CHANCE && game.is_chance(state) {
             return Err(SearchError::Chance);
         }
+        if self.observer.should_stop() {
+            return Err(SearchError::Stopped);
+        }
         let player = game.to_move(state);
         self.observer.enter(ply, index, player.into(), None);
         let p = ply as usize;

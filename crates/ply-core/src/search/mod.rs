@@ -541,6 +541,24 @@ pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     algorithm: Algorithm,
     options: &SearchOptions,
 ) -> Result<Analysis<G::Move>, SearchError> {
+    analyze_observed(
+        game,
+        state,
+        algorithm,
+        options,
+        &mut crate::observe::NoObserver,
+    )
+}
+
+/// [`analyze`] with every move's search reported to `observer` too (which
+/// may stop them).
+pub fn analyze_observed<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+    game: &G,
+    state: &G::State,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    observer: &mut O,
+) -> Result<Analysis<G::Move>, SearchError> {
     refuse_chance(game, state)?;
     let start = Instant::now();
     let mut stats = Stats::default();
@@ -561,7 +579,7 @@ pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     for &m in &moves {
         let child = game.play(state, m);
         let mut s = Stats::default();
-        let out = algorithm.run(game, &child, &child_options, &mut s)?;
+        let out = algorithm.run(game, &child, &child_options, &mut (&mut s, &mut *observer))?;
         s.max_ply += 1;
         stats.add(&s);
         result.push(MoveValue {
@@ -600,12 +618,14 @@ pub struct ExpectAnalysis<M> {
 /// Searches every move (or chance outcome) of `state` by expectiminimax
 /// as a root of its own, one ply shallower, so that every value is exact
 /// (Star1 at the root would leave some only as bounds).
-pub fn analyze_expecti<G: Evaluation + Chance>(
+/// [`SearchError::Stopped`] when `observer` asks the searches to stop.
+pub fn analyze_expecti<G: Evaluation + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     star1: bool,
-) -> ExpectAnalysis<G::Move> {
+    observer: &mut O,
+) -> Result<ExpectAnalysis<G::Move>, SearchError> {
     let start = Instant::now();
     let mut stats = Stats::default();
     let child_options = SearchOptions {
@@ -620,7 +640,13 @@ pub fn analyze_expecti<G: Evaluation + Chance>(
     for &m in &legal {
         let child = game.play(state, m);
         let mut s = Stats::default();
-        let out = expectiminimax(game, &child, &child_options, star1, &mut s);
+        let out = expectiminimax(
+            game,
+            &child,
+            &child_options,
+            star1,
+            &mut (&mut s, &mut *observer),
+        )?;
         stats.add(&s);
         moves.push((m, out.value));
     }
@@ -640,24 +666,24 @@ pub fn analyze_expecti<G: Evaluation + Chance>(
     if !game.is_chance(state) {
         moves.sort_by(|x, y| mover.view(y.1).total_cmp(&mover.view(x.1)));
     }
-    ExpectAnalysis {
+    Ok(ExpectAnalysis {
         value,
         moves,
         stats,
         elapsed: start.elapsed(),
-    }
+    })
 }
 
 /// Every move's exact value by the score search, best first for the player
 /// to move (equal moves in the game's order); `weak`: only their signs.
-/// The engine's table carries from one move's solve to the next; `stats`
-/// counts all of them.
-pub fn analyze_score<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+/// The engine's table carries from one move's solve to the next;
+/// `observer` hears all of them (and may stop them).
+pub fn analyze_score<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
     weak: bool,
-    stats: &mut Stats,
+    observer: &mut O,
 ) -> Result<Vec<(G::Move, MaxScore)>, SearchError> {
     let mut legal = Vec::new();
     if !game.is_terminal(state) {
@@ -667,7 +693,7 @@ pub fn analyze_score<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     let mut moves = Vec::new();
     for &m in &legal {
         let child = game.play(state, m);
-        let r = solve_score(engine, game, &child, weak, stats)?;
+        let r = solve_score(engine, game, &child, weak, observer)?;
         moves.push((m, r.value));
     }
     moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v.for_player(mover)));

@@ -1,0 +1,473 @@
+//! `ply serve`: the searches over HTTP, answering exactly the JSON of the
+//! command line's `--json` (the same report types build both).
+//!
+//! A request is turned into the command line it stands for and read by the
+//! same argument parser and the same checks, so a bad field gets the CLI's
+//! message. Every request is bounded: the body (64 KiB), a trace's tree
+//! (10,000 nodes), a search's time (`--max-time-ms`, at most 10 s), the
+//! searches at once (`--max-searches`; a request waits a second for a turn,
+//! then gets 503). A search runs on its own thread with a stop flag that
+//! its deadline and its client's going away both set; every search looks
+//! at it (through `Observer::should_stop`) and stops.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use clap::Parser;
+use ply_core::explore::tree_size;
+use ply_core::observe::Observer;
+use ply_core::registry::{GameSpec, GameVisitor, Registered};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::sync::Semaphore;
+use tower_http::limit::RequestBodyLimitLayer;
+
+use crate::CliError;
+use crate::args::{Cli, Command, ServeArgs};
+use crate::commands::compare::{compare_report, disagreement};
+use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report};
+use crate::commands::trace::trace_report;
+use crate::commands::{Plan, configure, list};
+use crate::output::{params, setup};
+
+/// The largest request body.
+const MAX_BODY: usize = 64 * 1024;
+/// The largest tree a trace request may send.
+const MAX_TREE_NODES: u64 = 10_000;
+/// The longest a search may run, whatever the request asks.
+pub const MAX_TIME_MS: u64 = 10_000;
+/// How long a request waits for a free search slot before a 503.
+const QUEUE_WAIT: Duration = Duration::from_secs(1);
+/// The stack of a search thread: searches recurse once per ply.
+const SEARCH_STACK: usize = 256 << 20;
+
+/// What the server keeps between requests.
+struct Server {
+    slots: Arc<Semaphore>,
+    max_time: Duration,
+}
+
+/// An error answer: a status and `{"error": "..."}`.
+struct ApiError(StatusCode, String);
+
+#[derive(Serialize)]
+struct ErrorBody {
+    error: String,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, axum::Json(ErrorBody { error: self.1 })).into_response()
+    }
+}
+
+impl From<CliError> for ApiError {
+    fn from(e: CliError) -> Self {
+        let status = if e.code == 2 {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::INTERNAL_SERVER_ERROR
+        };
+        ApiError(status, e.message)
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+/// A search or trace request; fields as the command line's flags.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SearchRequest {
+    game: Option<String>,
+    position: Option<String>,
+    moves: Option<Vec<String>>,
+    params: Option<BTreeMap<String, Value>>,
+    algo: Option<String>,
+    depth: Option<u32>,
+    time_ms: Option<u64>,
+    tt_mb: Option<usize>,
+    order: Option<bool>,
+    pvs: Option<bool>,
+    fast_win: Option<bool>,
+    seed: Option<u64>,
+    iterations: Option<u64>,
+    star1: Option<bool>,
+    weak: Option<bool>,
+    /// For a trace: a tree written out (instead of a game and position).
+    tree: Option<String>,
+}
+
+impl SearchRequest {
+    /// The command line this request stands for.
+    fn argv(&self, command: &str, max_time_ms: u64) -> Result<Vec<String>, ApiError> {
+        let mut v = vec!["ply".to_string(), command.to_string()];
+        match (&self.tree, &self.game) {
+            (Some(tree), None) if command == "trace" => v.push(tree.clone()),
+            (Some(_), _) => return Err(bad("give a tree (for a trace) or a game, not both")),
+            (None, Some(game)) => v.push(game.clone()),
+            (None, None) => return Err(bad("missing field 'game'")),
+        }
+        let mut flag = |name: &str, value: Option<String>| {
+            if let Some(value) = value {
+                v.push(format!("--{name}={value}"));
+            }
+        };
+        flag("position", self.position.clone());
+        flag("moves", self.moves.as_ref().map(|m| m.join(",")));
+        flag("algo", self.algo.clone());
+        flag("depth", self.depth.map(|d| d.to_string()));
+        flag("tt-mb", self.tt_mb.map(|t| t.to_string()));
+        flag("seed", self.seed.map(|s| s.to_string()));
+        flag("iterations", self.iterations.map(|i| i.to_string()));
+        // The server's cap on time, whatever is asked (searches under a
+        // clock are clamped to it again once planned; the others stop at it).
+        flag(
+            "time-ms",
+            self.time_ms.map(|t| t.min(max_time_ms).to_string()),
+        );
+        for (k, value) in self.params.iter().flatten() {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            v.push(format!("--param={k}={text}"));
+        }
+        for (name, on) in [
+            ("order", self.order),
+            ("pvs", self.pvs),
+            ("fast-win", self.fast_win),
+            ("star1", self.star1),
+            ("weak", self.weak),
+        ] {
+            if on == Some(true) {
+                v.push(format!("--{name}"));
+            }
+        }
+        if command != "trace" {
+            v.push("--json".into());
+        }
+        if command == "solve" || command == "analyze" {
+            v.push("--quiet".into());
+        }
+        Ok(v)
+    }
+}
+
+/// Stops a search at its deadline or when its request is dropped (the
+/// client went away): the search thread and the handler share the flag.
+struct Cancel {
+    flag: Arc<AtomicBool>,
+    deadline: Instant,
+    calls: u32,
+}
+
+impl Observer for Cancel {
+    fn should_stop(&mut self) -> bool {
+        // The clock costs something: look at it every 256 questions.
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls.is_multiple_of(256) && Instant::now() >= self.deadline {
+            self.flag.store(true, Ordering::Relaxed);
+        }
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
+/// Sets the flag when dropped: the handler's future is dropped when its
+/// client disconnects, and the search then stops.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs one API command on a game found by name, returning its JSON.
+struct Run {
+    command: Command,
+    cancel: Cancel,
+    max_time: Duration,
+}
+
+/// A plan whose clock (the engine's, iterative deepening's, MCTS's) is
+/// within `max`: it then finishes with its best so far, not an error.
+fn within(plan: Plan, max: Duration) -> Plan {
+    match plan {
+        Plan::Search(a, mut o) => {
+            o.time_limit = o.time_limit.map(|t| t.min(max));
+            Plan::Search(a, o)
+        }
+        Plan::Mcts(mut o) => {
+            o.time_limit = o.time_limit.map(|t| t.min(max));
+            Plan::Mcts(o)
+        }
+        plan => plan,
+    }
+}
+
+impl GameVisitor for Run {
+    type Output = Result<Value, CliError>;
+    fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> Result<Value, CliError> {
+        let Run {
+            command,
+            mut cancel,
+            max_time,
+        } = self;
+        let json = |r: &dyn erased::Json| r.value();
+        match &command {
+            Command::Solve(a) | Command::Analyze(a) => {
+                let state = setup(&game, &a.game)?;
+                let plan = configure(&a.search, &game, &state, spec, SOLVE_TIME_MS)?;
+                let plan = within(plan, max_time);
+                if matches!(command, Command::Solve(_)) {
+                    let r = solve_report(spec.name, &game, &state, &plan, true, &mut cancel);
+                    Ok(json(&stopped(r, &cancel)?))
+                } else {
+                    let r = analyze_report(spec.name, &game, &state, &plan, &mut cancel);
+                    Ok(json(&stopped(r, &cancel)?))
+                }
+            }
+            Command::Compare(a) => {
+                let state = setup(&game, &a.game)?;
+                let r = compare_report(spec.name, &game, &state, a.depth, a.tt_mb, &mut cancel);
+                let r = stopped(r, &cancel)?;
+                if !r.agree {
+                    return Err(disagreement(&r));
+                }
+                Ok(json(&r))
+            }
+            Command::Trace(a) => {
+                let state = match &a.position {
+                    Some(text) => game.parse_position(text).map_err(|e| {
+                        CliError::input(format!("invalid {} position '{text}': {e}", spec.name))
+                    })?,
+                    None => game.initial_state(),
+                };
+                if spec.name == "tree" && tree_size(&game, &state, None, MAX_TREE_NODES).is_none() {
+                    return Err(CliError::input(format!(
+                        "the tree has more than {MAX_TREE_NODES} nodes"
+                    )));
+                }
+                Ok(json(&trace_report(&game, spec, &state, a)?))
+            }
+            _ => Err(CliError::input("not an API command")),
+        }
+    }
+}
+
+/// A search result, or the server's limit named when the search stopped.
+fn stopped<T>(r: Result<T, CliError>, cancel: &Cancel) -> Result<T, CliError> {
+    r.map_err(|e| {
+        if cancel.flag.load(Ordering::Relaxed) {
+            CliError {
+                message: "the search was stopped at the server's time limit: give a --depth, or a smaller position".into(),
+                code: 3,
+            }
+        } else {
+            e
+        }
+    })
+}
+
+/// Serialising any report to a JSON value, without naming its type.
+mod erased {
+    pub trait Json {
+        fn value(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn value(&self) -> serde_json::Value {
+            serde_json::to_value(self).expect("reports always serialise")
+        }
+    }
+}
+
+/// Reads a request, runs it on a search thread within the limits, answers.
+async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Response, ApiError> {
+    let request: SearchRequest = serde_json::from_slice(&body)
+        .map_err(|e| bad(format!("the request body is not the JSON expected: {e}")))?;
+    let max_ms = server.max_time.as_millis() as u64;
+    let argv = request.argv(command, max_ms)?;
+    let cli = Cli::try_parse_from(&argv).map_err(|e| {
+        let text = e.to_string();
+        bad(text
+            .lines()
+            .next()
+            .unwrap_or("bad request")
+            .trim_start_matches("error: ")
+            .to_string())
+    })?;
+    let game_args = match &cli.command {
+        Command::Solve(a) | Command::Analyze(a) => Some(&a.game),
+        Command::Compare(a) => Some(&a.game),
+        _ => None,
+    };
+    let (name, params) = match (&cli.command, game_args) {
+        (_, Some(g)) => (g.game.clone(), params(g)?),
+        (Command::Trace(t), None) => (
+            t.target.clone(),
+            ply_games::Params::parse(&t.params).map_err(CliError::from)?,
+        ),
+        _ => return Err(bad("not an API command")),
+    };
+    // A tree written out is a position of the tree game.
+    let (name, command) = match cli.command {
+        Command::Trace(mut t) if ply_games::spec(&name).is_err() => {
+            t.position = Some(std::mem::replace(&mut t.target, "tree".into()));
+            ("tree".to_string(), Command::Trace(t))
+        }
+        c => (name, c),
+    };
+    let permit = tokio::time::timeout(QUEUE_WAIT, Arc::clone(&server.slots).acquire_owned())
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is busy: try again".into(),
+            )
+        })?
+        .map_err(|_| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is stopping".into(),
+            )
+        })?;
+    let max_time = server.max_time;
+    let flag = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(Arc::clone(&flag));
+    let cancel = Cancel {
+        flag,
+        deadline: Instant::now() + server.max_time,
+        calls: 0,
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("ply-api".into())
+        .stack_size(SEARCH_STACK)
+        .spawn(move || {
+            let run = Run {
+                command,
+                cancel,
+                max_time,
+            };
+            let result = ply_games::visit(&name, &params, run);
+            drop(permit);
+            let _ = tx.send(result);
+        })
+        .map_err(|e| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("cannot start a search: {e}"),
+            )
+        })?;
+    let result = rx.await.map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the search failed".into(),
+        )
+    })?;
+    match result {
+        Ok(Ok(value)) => Ok(axum::Json(value).into_response()),
+        Ok(Err(e)) if e.code == 3 => Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message)),
+        Ok(Err(e)) => Err(e.into()),
+        Err(e) => Err(bad(e.0)),
+    }
+}
+
+fn api_route(command: &'static str) -> axum::routing::MethodRouter<Arc<Server>> {
+    post(
+        move |State(server): State<Arc<Server>>, body: Result<Bytes, BytesRejection>| async move {
+            let Ok(body) = body else {
+                let limit = format!("the request body is larger than {} KiB", MAX_BODY / 1024);
+                return ApiError(StatusCode::PAYLOAD_TOO_LARGE, limit).into_response();
+            };
+            run_api(server, command, body)
+                .await
+                .unwrap_or_else(IntoResponse::into_response)
+        },
+    )
+}
+
+/// Answers the body limit's refusal (plain text from the layer) as JSON too.
+async fn json_errors(response: Response) -> Response {
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE
+        && !response
+            .headers()
+            .get("content-type")
+            .is_some_and(|c| c.as_bytes().starts_with(b"application/json"))
+    {
+        let limit = format!("the request body is larger than {} KiB", MAX_BODY / 1024);
+        return ApiError(StatusCode::PAYLOAD_TOO_LARGE, limit).into_response();
+    }
+    response
+}
+
+/// The API's routes, with every limit.
+fn app(server: Arc<Server>) -> Router {
+    Router::new()
+        .route(
+            "/api/games",
+            get(|| async { axum::Json(list::report_value()) }),
+        )
+        .route("/api/solve", api_route("solve"))
+        .route("/api/analyze", api_route("analyze"))
+        .route("/api/compare", api_route("compare"))
+        .route("/api/trace", api_route("trace"))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such path".into()) })
+        .method_not_allowed_fallback(|| async {
+            ApiError(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method not allowed on this path".into(),
+            )
+        })
+        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(axum::middleware::map_response(json_errors))
+        .with_state(server)
+}
+
+/// Runs the server until the process is stopped.
+pub fn run(args: &ServeArgs) -> crate::CliResult {
+    if args.max_searches == 0 {
+        return Err(CliError::input("--max-searches must be at least 1"));
+    }
+    if !(1..=MAX_TIME_MS).contains(&args.max_time_ms) {
+        return Err(CliError::input(format!(
+            "--max-time-ms must be from 1 to {MAX_TIME_MS}"
+        )));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::failure(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async {
+        let addr = SocketAddr::new(args.host, args.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| CliError::failure(format!("cannot listen on {addr}: {e}")))?;
+        let bound = listener
+            .local_addr()
+            .map_err(|e| CliError::failure(e.to_string()))?;
+        println!("ply serve: listening on http://{bound}");
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        let server = Arc::new(Server {
+            slots: Arc::new(Semaphore::new(args.max_searches)),
+            max_time: Duration::from_millis(args.max_time_ms),
+        });
+        axum::serve(listener, app(server))
+            .await
+            .map_err(|e| CliError::failure(format!("the server stopped: {e}")))
+    })
+}

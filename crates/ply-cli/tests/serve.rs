@@ -1,0 +1,266 @@
+//! `ply serve` as a client sees it: the API answers the CLI's JSON, bad
+//! requests get a 4xx with `{"error": ...}`, the limits hold, and nothing a
+//! client sends stops the server from answering the next one.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::json;
+use serde_json::Value;
+
+/// A server on a free port, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .expect("the server prints its address")
+            .to_string();
+        Server { child, addr }
+    }
+
+    fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+        request(&self.addr, method, path, body)
+    }
+
+    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        post(&self.addr, path, body)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `method path` with `body` to `addr`; the status and the body.
+fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        let _ = s.write_all(body);
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out).to_string();
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        // Chunked or not, the JSON is the part between the outer braces.
+        let json = match (body.find('{'), body.rfind('}')) {
+            (Some(a), Some(b)) => body[a..=b].to_string(),
+            _ => body.to_string(),
+        };
+        (status, json)
+    }
+}
+
+/// POSTs `body` to `path`; the status and the JSON answer.
+fn post(addr: &str, path: &str, body: &str) -> (u16, Value) {
+    let (status, text) = request(addr, "POST", path, body.as_bytes());
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// A report without its timings, which differ from run to run.
+fn untimed(mut v: Value) -> Value {
+    if let Some(stats) = v.get_mut("stats").and_then(Value::as_object_mut) {
+        stats.remove("time_ms");
+        stats.remove("nodes_per_second");
+    }
+    v
+}
+
+#[test]
+fn the_api_answers_the_clis_json() {
+    let server = Server::start(&[]);
+    let (status, _) = server.post("/api/games", "");
+    assert_eq!(status, 405, "games is a GET");
+    let (status, text) = server.request("GET", "/api/games", b"");
+    assert_eq!(status, 200);
+    let games: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(games, json(&["list", "--json"]));
+
+    let body = r#"{"game": "tictactoe", "position": "XO.X..O..", "algo": "alphabeta"}"#;
+    let (status, v) = server.post("/api/solve", body);
+    assert_eq!(status, 200);
+    let cli = json(&[
+        "solve",
+        "tictactoe",
+        "--position",
+        "XO.X..O..",
+        "--algo",
+        "alphabeta",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(untimed(v), untimed(cli));
+
+    let body = r#"{"game": "tictactoe", "position": "XO.X..O..", "algo": "minimax"}"#;
+    let (status, v) = server.post("/api/analyze", body);
+    assert_eq!(status, 200);
+    let values: Vec<(&str, i64)> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap(), m["value"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        values,
+        [("4", 1), ("7", 0), ("2", -1), ("5", -1), ("8", -1)]
+    );
+
+    let body = r#"{"game": "coins", "position": "12", "params": {"take": "1,3,4"}}"#;
+    let (status, v) = server.post("/api/compare", body);
+    assert_eq!((status, &v["agree"]), (200, &Value::Bool(true)));
+}
+
+/// The lesson's trees, as `ply trace` gives them: values and pruned leaves.
+#[test]
+fn traces_of_the_lessons_trees() {
+    let server = Server::start(&[]);
+    for tree in [
+        "((3 5 7) (2 9 1))",
+        "((4 6) (3 9) (5 1))",
+        "((3 12 8) (2 4 6) (14 5 2))",
+        "((4 6 9) (2 7 8) (5 3 9))",
+        "[0.5 (3 12) 0.5 (2 4)]",
+    ] {
+        let body = serde_json::json!({ "tree": tree }).to_string();
+        let (status, v) = server.post("/api/trace", &body);
+        assert_eq!(status, 200, "{tree}: {v}");
+        assert_eq!(v, json(&["trace", tree, "--json"]), "{tree}");
+    }
+    let (status, v) = server.post("/api/trace", r#"{"tree": "((3 5 7) (2 9 1))"}"#);
+    assert_eq!(status, 200);
+    assert_eq!(v["value"], 3);
+    assert_eq!(v["pruned"], serde_json::json!(["2.2", "2.3"]));
+}
+
+#[test]
+fn bad_requests_get_a_4xx_and_the_server_goes_on() {
+    let server = Server::start(&[]);
+    let big_tree = format!("({})", "1 ".repeat(12_000));
+    let big_body = "x".repeat(70 * 1024);
+    let cases: Vec<(&str, String, u16, &str)> = vec![
+        ("/api/solve", "{bad".into(), 400, "not the JSON"),
+        (
+            "/api/solve",
+            r#"{"game": "nosuchgame"}"#.into(),
+            400,
+            "unknown game",
+        ),
+        (
+            "/api/solve",
+            r#"{"game": "tictactoe", "position": "XXX"}"#.into(),
+            400,
+            "9 squares",
+        ),
+        (
+            "/api/solve",
+            r#"{"game": "tree", "position": "((1 x))"}"#.into(),
+            400,
+            "column",
+        ),
+        (
+            "/api/solve",
+            r#"{"game": "tictactoe", "moves": ["4", "4"]}"#.into(),
+            400,
+            "move 2",
+        ),
+        (
+            "/api/solve",
+            r#"{"game": "tictactoe", "colour": 1}"#.into(),
+            400,
+            "unknown field",
+        ),
+        (
+            "/api/solve",
+            r#"{"game": "tictactoe", "algo": "magic"}"#.into(),
+            400,
+            "magic",
+        ),
+        (
+            "/api/solve",
+            r#"{"game": "pig", "algo": "alphabeta"}"#.into(),
+            400,
+            "chance",
+        ),
+        (
+            "/api/trace",
+            format!(r#"{{"tree": "{big_tree}"}}"#),
+            400,
+            "10000 nodes",
+        ),
+        ("/api/solve", big_body, 413, "64 KiB"),
+        ("/api/nothing", "{}".into(), 404, "no such path"),
+    ];
+    for (path, body, status, what) in cases {
+        let (got, v) = server.post(path, &body);
+        assert_eq!(got, status, "{path} {}: {v}", &body[..body.len().min(60)]);
+        let error = v["error"].as_str().unwrap_or_default();
+        assert!(error.contains(what), "{path}: {error}");
+    }
+    let (status, _) = server.request("DELETE", "/api/solve", b"");
+    assert_eq!(status, 405);
+    // Still answering.
+    let (status, v) = server.post("/api/solve", r#"{"game": "coins", "position": "7"}"#);
+    assert_eq!((status, v["value"].as_i64()), (200, Some(1)));
+}
+
+/// A search past the server's time limit stops with a 503; while one runs
+/// in the only slot, another request waits a second and gets a 503 too.
+#[test]
+fn time_and_concurrency_limits() {
+    let server = Server::start(&["--max-time-ms", "1500", "--max-searches", "1"]);
+    let addr = server.addr.clone();
+    let long = std::thread::spawn(move || {
+        let start = Instant::now();
+        let r = post(
+            &addr,
+            "/api/solve",
+            r#"{"game": "chess", "algo": "minimax"}"#,
+        );
+        (r, start.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, v) = server.post("/api/solve", r#"{"game": "coins", "position": "4"}"#);
+    assert_eq!(status, 503, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("busy"), "{v}");
+    let ((status, v), took) = long.join().unwrap();
+    assert_eq!(status, 503, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("time limit"), "{v}");
+    assert!(took < Duration::from_secs(20), "stopped after {took:?}");
+    // The slot is free again.
+    let (status, _) = server.post("/api/solve", r#"{"game": "coins", "position": "4"}"#);
+    assert_eq!(status, 200);
+}
