@@ -76,19 +76,19 @@ fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
             .and_then(|c| c.parse().ok())
             .unwrap_or(0);
         let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-        // Chunked or not, the JSON is the part between the outer braces.
-        let json = match (body.find('{'), body.rfind('}')) {
-            (Some(a), Some(b)) => body[a..=b].to_string(),
-            _ => body.to_string(),
-        };
-        (status, json)
+        (status, body.to_string())
     }
 }
 
 /// POSTs `body` to `path`; the status and the JSON answer.
 fn post(addr: &str, path: &str, body: &str) -> (u16, Value) {
     let (status, text) = request(addr, "POST", path, body.as_bytes());
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    // Chunked or not, the JSON is the part between the outer braces.
+    let json = match (text.find('{'), text.rfind('}')) {
+        (Some(a), Some(b)) => &text[a..=b],
+        _ => "",
+    };
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
 }
 
 /// A report without its timings, which differ from run to run.
@@ -107,7 +107,8 @@ fn the_api_answers_the_clis_json() {
     assert_eq!(status, 405, "games is a GET");
     let (status, text) = server.request("GET", "/api/games", b"");
     assert_eq!(status, 200);
-    let games: Value = serde_json::from_str(&text).unwrap();
+    let games: Value =
+        serde_json::from_str(&text[text.find('{').unwrap()..=text.rfind('}').unwrap()]).unwrap();
     assert_eq!(games, json(&["list", "--json"]));
 
     let body = r#"{"game": "tictactoe", "position": "XO.X..O..", "algo": "alphabeta"}"#;
@@ -142,6 +143,27 @@ fn the_api_answers_the_clis_json() {
     let body = r#"{"game": "coins", "position": "12", "params": {"take": "1,3,4"}}"#;
     let (status, v) = server.post("/api/compare", body);
     assert_eq!((status, &v["agree"]), (200, &Value::Bool(true)));
+}
+
+/// The tree lab is served from the binary, with the hooks browser tests use.
+#[test]
+fn the_tree_lab_page() {
+    let server = Server::start(&[]);
+    let (status, page) = server.request("GET", "/tree", b"");
+    assert_eq!(status, 200);
+    for hook in [
+        "data-testid=\"tree-input\"",
+        "data-testid=\"algo\"",
+        "data-testid=\"step\"",
+        "data-testid=\"run\"",
+        "data-testid=\"root-value\"",
+        "data-node=",
+        "/api/trace",
+    ] {
+        assert!(page.contains(hook), "the page lacks {hook}");
+    }
+    let (status, _) = server.request("GET", "/", b"");
+    assert_eq!(status, 303, "/ leads to the tree lab");
 }
 
 /// The lesson's trees, as `ply trace` gives them: values and pruned leaves.

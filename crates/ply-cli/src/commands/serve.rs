@@ -40,6 +40,10 @@ use crate::commands::trace::trace_report;
 use crate::commands::{Plan, configure, list};
 use crate::output::{params, setup};
 
+/// The tree lab: one page, its script and style inside, embedded in the
+/// binary so the server needs nothing from the network.
+const TREE_PAGE: &str = include_str!("../../web/tree.html");
+
 /// The largest request body.
 const MAX_BODY: usize = 64 * 1024;
 /// The largest tree a trace request may send.
@@ -416,6 +420,8 @@ async fn json_errors(response: Response) -> Response {
 /// The API's routes, with every limit.
 fn app(server: Arc<Server>) -> Router {
     Router::new()
+        .route("/", get(|| async { axum::response::Redirect::to("/tree") }))
+        .route("/tree", get(|| async { axum::response::Html(TREE_PAGE) }))
         .route(
             "/api/games",
             get(|| async { axum::Json(list::report_value()) }),
