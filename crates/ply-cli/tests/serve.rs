@@ -164,6 +164,17 @@ fn the_tree_lab_page() {
     }
     let (status, _) = server.request("GET", "/", b"");
     assert_eq!(status, 303, "/ leads to the tree lab");
+    let (status, page) = server.request("GET", "/play/tictactoe", b"");
+    assert_eq!(status, 200);
+    for hook in [
+        "square-${i}",
+        "data-testid=\"status\"",
+        "X wins",
+        "O wins",
+        "draw",
+    ] {
+        assert!(page.contains(hook), "the tic-tac-toe page lacks {hook}");
+    }
 }
 
 /// The lesson's trees, as `ply trace` gives them: values and pruned leaves.

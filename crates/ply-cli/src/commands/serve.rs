@@ -43,6 +43,8 @@ use crate::output::{params, setup};
 /// The tree lab: one page, its script and style inside, embedded in the
 /// binary so the server needs nothing from the network.
 const TREE_PAGE: &str = include_str!("../../web/tree.html");
+/// Tic-tac-toe against the engine (alpha-beta to the end: it never loses).
+const TICTACTOE_PAGE: &str = include_str!("../../web/tictactoe.html");
 
 /// The largest request body.
 const MAX_BODY: usize = 64 * 1024;
@@ -422,6 +424,10 @@ fn app(server: Arc<Server>) -> Router {
     Router::new()
         .route("/", get(|| async { axum::response::Redirect::to("/tree") }))
         .route("/tree", get(|| async { axum::response::Html(TREE_PAGE) }))
+        .route(
+            "/play/tictactoe",
+            get(|| async { axum::response::Html(TICTACTOE_PAGE) }),
+        )
         .route(
             "/api/games",
             get(|| async { axum::Json(list::report_value()) }),
