@@ -567,18 +567,13 @@ impl SolveReport {
         state: &G::State,
         r: &crate::search::NimberResult<G::Move>,
     ) -> Self {
-        let stats = crate::observe::Stats {
-            nodes: r.nodes,
-            max_ply: r.max_ply,
-            ..Default::default()
-        };
         SolveReport {
             header,
             result: SolveResult::Nimber(NimberSolve {
                 nimber: r.nimber,
                 value: Score(r.value),
                 line: BestLine::alone(r.best_move.map(|m| game.format_move(state, m))),
-                stats: StatsReport::new(&stats, r.elapsed),
+                stats: StatsReport::new(&r.stats(), r.elapsed),
             }),
         }
     }
@@ -899,8 +894,7 @@ impl AnalyzeReport {
         state: &G::State,
         a: &crate::search::NimberAnalysis<G::Move>,
     ) -> Self {
-        let (moves, nodes, elapsed) = (&a.moves, a.nodes, a.elapsed);
-        let max_ply = a.max_ply;
+        let moves = &a.moves;
         // After a move the opponent is to move: it wins on a nonzero nimber.
         let opponent = game.to_move(state).opponent();
         let mut list: Vec<NimberMove> = moves
@@ -918,16 +912,11 @@ impl AnalyzeReport {
         list.sort_by_key(|m| m.nimber != 0);
         let notes: Vec<_> = moves.iter().map(|&(m, g)| (m, format!("*{g}"))).collect();
         let what = "the nimber after playing there";
-        let stats = crate::observe::Stats {
-            nodes,
-            max_ply,
-            ..Default::default()
-        };
         AnalyzeReport {
             header: header.annotated(game, state, &notes, what),
             result: AnalyzeResult::Nimber {
                 moves: list,
-                stats: StatsReport::new(&stats, elapsed),
+                stats: StatsReport::new(&a.stats(), a.elapsed),
             },
         }
     }

@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 
 use ply_core::{Game, MaxScore, Notation, ParseError, Player};
 
+use crate::common::{split_side, with_side};
+
 use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
 
 /// The coin game with its set of allowed takes.
@@ -171,30 +173,13 @@ impl Registered for Coins {
 
 impl Notation for Coins {
     fn parse_position(&self, text: &str) -> Result<CoinsState, ParseError> {
-        let (count, side) = match text.split_once('/') {
-            Some((c, s)) => (c, Some(s)),
-            None => (text, None),
-        };
+        let (count, to_move) = split_side(text)?;
         let coins = parse_count(count.trim(), 1, "a number of coins")?;
-        let to_move = match side.map(|s| s.trim().to_ascii_lowercase()) {
-            None => Player::Max,
-            Some(s) if s == "max" => Player::Max,
-            Some(s) if s == "min" => Player::Min,
-            Some(s) => {
-                return Err(ParseError::at(
-                    count.chars().count() + 2,
-                    format!("expected 'max' or 'min' after '/', found '{s}'"),
-                ));
-            }
-        };
         Ok(CoinsState { coins, to_move })
     }
 
     fn format_position(&self, s: &CoinsState) -> String {
-        match s.to_move {
-            Player::Max => s.coins.to_string(),
-            Player::Min => format!("{}/min", s.coins),
-        }
+        with_side(s.coins.to_string(), s.to_move)
     }
 
     fn parse_move(&self, s: &CoinsState, text: &str) -> Result<u32, ParseError> {

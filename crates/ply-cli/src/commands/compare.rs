@@ -1,6 +1,6 @@
 //! `ply compare`: every exact search on one position, in one table.
 
-use ply_core::observe::{NoObserver, Observer, Stats};
+use ply_core::observe::{NoObserver, Observer};
 use ply_core::report::{CompareReport, StatsReport};
 use ply_core::search::{Outcome, comparison_set, nimber};
 
@@ -41,12 +41,11 @@ pub fn compare_report<G: Registered, X: Observer>(
             distance: None,
             proven: true,
         };
-        let stats = Stats {
-            nodes: r.nodes,
-            max_ply: r.max_ply,
-            ..Stats::default()
-        };
-        rows.push(("nimber".into(), out, StatsReport::new(&stats, r.elapsed)));
+        rows.push((
+            "nimber".into(),
+            out,
+            StatsReport::new(&r.stats(), r.elapsed),
+        ));
     }
     Ok(CompareReport::new(name, game, state, depth, &rows))
 }

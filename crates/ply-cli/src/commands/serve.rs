@@ -36,7 +36,7 @@ use crate::CliError;
 use crate::args::{Cli, Command, ServeArgs};
 use crate::commands::compare::{compare_report, disagreement};
 use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report};
-use crate::commands::trace::trace_report;
+use crate::commands::trace::{trace_report, trace_state};
 use crate::commands::{Plan, configure, list};
 use crate::output::{params, setup};
 
@@ -255,12 +255,7 @@ impl GameVisitor for Run {
                 Ok(json(&r))
             }
             Command::Trace(a) => {
-                let state = match &a.position {
-                    Some(text) => game.parse_position(text).map_err(|e| {
-                        CliError::input(format!("invalid {} position '{text}': {e}", spec.name))
-                    })?,
-                    None => game.initial_state(),
-                };
+                let state = trace_state(&game, spec, a.position.as_deref(), false)?;
                 if spec.name == "tree" && tree_size(&game, &state, None, MAX_TREE_NODES).is_none() {
                     return Err(CliError::input(format!(
                         "the tree has more than {MAX_TREE_NODES} nodes"

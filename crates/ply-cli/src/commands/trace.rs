@@ -29,19 +29,30 @@ struct TraceGame<'a> {
 impl GameVisitor for TraceGame<'_> {
     type Output = CliResult;
     fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> CliResult {
-        let state = match &self.position {
-            Some(text) => game.parse_position(text).map_err(|e| {
-                let what = if self.tree_alone {
-                    "tree".to_string()
-                } else {
-                    format!("{} position", spec.name)
-                };
-                CliError::input(format!("invalid {what} '{text}': {e}"))
-            })?,
-            None => game.initial_state(),
-        };
+        let state = trace_state(&game, spec, self.position.as_deref(), self.tree_alone)?;
         trace_game(&game, spec, &state, self.args)
     }
+}
+
+/// The position a trace starts from: `text` in the game's notation (a tree
+/// written alone is named a tree in the message), or the game's start.
+pub fn trace_state<G: Registered>(
+    game: &G,
+    spec: &GameSpec,
+    text: Option<&str>,
+    tree_alone: bool,
+) -> Result<G::State, CliError> {
+    let Some(text) = text else {
+        return Ok(game.initial_state());
+    };
+    game.parse_position(text).map_err(|e| {
+        let what = if tree_alone {
+            "tree".to_string()
+        } else {
+            format!("{} position", spec.name)
+        };
+        CliError::input(format!("invalid {what} '{text}': {e}"))
+    })
 }
 
 /// The error for a trace past the cap.

@@ -37,6 +37,17 @@ pub struct NimberResult<M> {
     pub elapsed: Duration,
 }
 
+impl<M> NimberResult<M> {
+    /// What the search cost, as the other searches count it.
+    pub fn stats(&self) -> crate::observe::Stats {
+        crate::observe::Stats {
+            nodes: self.nodes,
+            max_ply: self.max_ply,
+            ..Default::default()
+        }
+    }
+}
+
 /// The memoised search; keep one to share its memo between positions (the
 /// analysis of every move).
 pub struct Nimbers<'a, G: Impartial> {
@@ -164,6 +175,17 @@ pub struct NimberAnalysis<M> {
     pub max_ply: u32,
     /// Wall-clock time.
     pub elapsed: Duration,
+}
+
+impl<M> NimberAnalysis<M> {
+    /// What the searches cost, as the other searches count it.
+    pub fn stats(&self) -> crate::observe::Stats {
+        crate::observe::Stats {
+            nodes: self.nodes,
+            max_ply: self.max_ply,
+            ..Default::default()
+        }
+    }
 }
 
 /// Every move's resulting nimber (0 for a winning move).
