@@ -27,6 +27,8 @@ pub enum Command {
     Play(PlayArgs),
     /// A step-by-step table of a search: on a game's position, or on a tree written out.
     Trace(TraceArgs),
+    /// A position as a player meets it: the board, whose turn, every legal move, the result once over.
+    Show(CountArgs),
     /// The number of distinct positions reachable, and how many are terminal.
     Count(CountArgs),
     /// The number of move sequences of a given length (a move-generator test).

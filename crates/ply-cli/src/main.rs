@@ -98,6 +98,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Compare(a) => commands::compare::run(&a),
         Command::Play(a) => commands::play::run(&a),
         Command::Trace(a) => commands::trace::run(&a),
+        Command::Show(a) => commands::explore::run_show(&a),
         Command::Count(a) => commands::explore::run_count(&a),
         Command::Perft(a) => commands::explore::run_perft(&a),
         Command::Uci(a) => commands::uci::run(&a),

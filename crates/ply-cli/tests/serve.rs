@@ -168,13 +168,210 @@ fn the_tree_lab_page() {
     assert_eq!(status, 200);
     for hook in [
         "square-${i}",
+        "column-${c}",
         "data-testid=\"status\"",
-        "X wins",
-        "O wins",
-        "draw",
+        "/api/show",
+        "/api/solve/stream",
+        "/api/analyze",
     ] {
-        assert!(page.contains(hook), "the tic-tac-toe page lacks {hook}");
+        assert!(page.contains(hook), "the play page lacks {hook}");
     }
+    let (status, other) = server.request("GET", "/play/chess", b"");
+    assert_eq!((status, &other), (200, &page), "one page plays every game");
+    let (status, page) = server.request("GET", "/compare", b"");
+    assert_eq!(status, 200);
+    assert!(page.contains("/api/compare"));
+}
+
+/// `/api/show` is `ply show --json`: the rules as the page needs them.
+#[test]
+fn show_gives_the_position_its_moves_and_the_result() {
+    let server = Server::start(&[]);
+    for (body, argv) in [
+        (
+            r#"{"game": "tictactoe", "position": "XO.X..O.."}"#,
+            vec!["show", "tictactoe", "-p", "XO.X..O..", "--json"],
+        ),
+        (
+            r#"{"game": "connect4", "moves": ["4", "4", "3"], "params": {"width": 6}}"#,
+            vec![
+                "show", "connect4", "-m", "4,4,3", "--param", "width=6", "--json",
+            ],
+        ),
+        (
+            r#"{"game": "chess", "position": "startpos moves f2f3 e7e5 g2g4", "moves": ["d8h4"]}"#,
+            vec![
+                "show",
+                "chess",
+                "-p",
+                "startpos moves f2f3 e7e5 g2g4",
+                "-m",
+                "d8h4",
+                "--json",
+            ],
+        ),
+    ] {
+        let (status, v) = server.post("/api/show", body);
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(v, json(&argv), "{body}");
+    }
+    // The lesson's position: X to move, the five empty squares.
+    let (_, v) = server.post(
+        "/api/show",
+        r#"{"game": "tictactoe", "position": "XO.X..O.."}"#,
+    );
+    assert_eq!(v["to_move"], "MAX");
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["2", "4", "5", "7", "8"]);
+    // Fool's mate: over, Black (MIN) won, no moves.
+    let (_, v) = server.post(
+        "/api/show",
+        r#"{"game": "chess", "position": "startpos moves f2f3 e7e5 g2g4 d8h4"}"#,
+    );
+    assert_eq!(
+        (v["terminal"].as_bool(), v["result"].as_str()),
+        (Some(true), Some("MIN wins"))
+    );
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(0));
+    // Pig's die: six outcomes, each 1/6.
+    let (_, v) = server.post("/api/show", r#"{"game": "pig", "position": "3-4+5?"}"#);
+    assert_eq!(v["to_move"], "chance");
+    let p: Vec<f64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["probability"].as_f64().unwrap())
+        .collect();
+    assert_eq!(p.len(), 6);
+    assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-6);
+    // An illegal move is a 400 naming it.
+    let (status, v) = server.post("/api/show", r#"{"game": "connect4", "moves": ["8"]}"#);
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains('8'), "{v}");
+}
+
+/// A chunked HTTP body, its chunks joined.
+fn dechunk(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || tail.len() < n {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = tail[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// Server-sent events: (event, data as JSON) in order.
+fn events(addr: &str, body: &str) -> Vec<(String, Value)> {
+    let (status, text) = request(addr, "POST", "/api/solve/stream", body.as_bytes());
+    assert_eq!(status, 200, "{text}");
+    dechunk(&text)
+        .split("\n\n")
+        .filter(|frame| !frame.trim().is_empty())
+        .map(|frame| {
+            let field = |name: &str| {
+                frame
+                    .lines()
+                    .filter_map(|l| l.strip_prefix(name))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            let data = serde_json::from_str(&field("data: ")).expect("every event's data is JSON");
+            (field("event: "), data)
+        })
+        .collect()
+}
+
+/// The streamed solve tells each finished depth, then gives the result that
+/// `ply solve --json` gives; MCTS tells its root visits as they grow.
+#[test]
+fn a_streamed_solve_tells_its_progress_then_the_result() {
+    let server = Server::start(&[]);
+    let got = events(
+        &server.addr,
+        r#"{"game": "chess", "algo": "id", "depth": 6}"#,
+    );
+    let (last, rest) = got.split_last().unwrap();
+    assert_eq!(last.0, "result");
+    let cli = json(&[
+        "solve", "chess", "--algo", "id", "--depth", "6", "--json", "-q",
+    ]);
+    assert_eq!(untimed(last.1.clone()), untimed(cli));
+    let depths: Vec<u64> = rest
+        .iter()
+        .filter(|(e, d)| e == "progress" && d["kind"] == "iteration")
+        .map(|(_, d)| d["depth"].as_u64().unwrap())
+        .collect();
+    assert_eq!(depths, [1, 2, 3, 4, 5, 6]);
+    assert!(rest.iter().all(|(e, _)| e == "progress"));
+
+    let body = r#"{"game": "tictactoe", "algo": "mcts", "iterations": 1000000, "seed": 3}"#;
+    let got = events(&server.addr, body);
+    let (last, rest) = got.split_last().unwrap();
+    assert_eq!(last.0, "result");
+    let cli = json(&[
+        "solve",
+        "tictactoe",
+        "--algo",
+        "mcts",
+        "--iterations",
+        "1000000",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let timeless = |mut v: Value| {
+        v["stats"]
+            .as_object_mut()
+            .unwrap()
+            .retain(|k, _| k == "iterations" || k == "tree_nodes");
+        v
+    };
+    assert_eq!(
+        timeless(last.1.clone()),
+        timeless(cli),
+        "watching does not change MCTS"
+    );
+    let seen: Vec<u64> = rest
+        .iter()
+        .map(|(_, d)| d["iterations"].as_u64().unwrap())
+        .collect();
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    assert!(seen.iter().all(|&n| n < 1_000_000));
+    // A million playouts take several tenths of a second: the watcher,
+    // shown the tree every 100 ms, has seen it at least once.
+    assert!(!rest.is_empty(), "no MCTS progress was told");
+    if let Some((_, d)) = rest.last() {
+        let visits: u64 = d["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["visits"].as_u64().unwrap())
+            .sum();
+        assert!(visits > 0 && visits <= d["iterations"].as_u64().unwrap());
+    }
+
+    // A bad request is refused before any stream starts.
+    let (status, v) = server.post(
+        "/api/solve/stream",
+        r#"{"game": "tictactoe", "position": "XXX"}"#,
+    );
+    assert_eq!(status, 400);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("invalid tictactoe position")
+    );
 }
 
 /// The lesson's trees, as `ply trace` gives them: values and pruned leaves.

@@ -1,6 +1,6 @@
 //! `ply compare`: every exact search on one position, in one table.
 
-use ply_core::observe::{NoObserver, Observer};
+use ply_core::observe::NoObserver;
 use ply_core::report::{CompareReport, StatsReport};
 use ply_core::search::{Outcome, comparison_set, nimber};
 
@@ -10,11 +10,12 @@ use crate::args::CompareArgs;
 use crate::commands::describe;
 use crate::commands::solve::run_search;
 use crate::output::{emit, params, setup};
+use crate::progress::Listen;
 use crate::{CliError, CliResult};
 
 /// Every exact search on `state` (to `depth` if given), side by side; the
 /// nimber search too for impartial games. `stop` hears them all.
-pub fn compare_report<G: Registered, X: Observer>(
+pub fn compare_report<G: Registered, X: Listen>(
     name: &str,
     game: &G,
     state: &G::State,

@@ -1,15 +1,31 @@
-//! `ply count` and `ply perft`: walking the game without scoring it.
+//! `ply show`, `ply count` and `ply perft`: the rules, without scoring.
 
 use std::time::Instant;
 
 use ply_core::explore::{count_positions, perft, perft_divide};
-use ply_core::report::{CountReport, PerftMove, PerftReport};
+use ply_core::report::{CountReport, PerftMove, PerftReport, ShowReport};
 
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 
 use crate::CliResult;
 use crate::args::{CountArgs, PerftArgs};
 use crate::output::{emit, params, setup};
+
+struct Show<'a>(&'a CountArgs);
+
+impl GameVisitor for Show<'_> {
+    type Output = CliResult;
+    fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> CliResult {
+        let args = &self.0.game;
+        let state = setup(&game, args)?;
+        emit(&ShowReport::new(spec.name, &game, &state), args.json);
+        Ok(())
+    }
+}
+
+pub fn run_show(args: &CountArgs) -> CliResult {
+    ply_games::visit(&args.game.game, &params(&args.game)?, Show(args))?
+}
 
 struct Count<'a>(&'a CountArgs);
 

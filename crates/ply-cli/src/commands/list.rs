@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use ply_core::registry::GameSpec;
+use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::search::Algorithm;
 use ply_games::GAMES;
 use serde::Serialize;
@@ -50,6 +50,23 @@ struct GameEntry {
     positions: &'static str,
     moves: &'static str,
     default_position: &'static str,
+    /// Whether chance moves (dice) happen: searches need expectiminimax or MCTS.
+    chance: bool,
+    /// Whether both players have the same moves and who cannot move loses
+    /// (the nimber search applies).
+    impartial: bool,
+    /// Whether `solve` without `--algo` runs the exact score search.
+    exact_solver: bool,
+}
+
+/// A game's capabilities, read off its type.
+struct Capabilities;
+
+impl GameVisitor for Capabilities {
+    type Output = (bool, bool);
+    fn visit<G: Registered>(self, _: G, _: &'static GameSpec) -> (bool, bool) {
+        (G::HAS_CHANCE, G::IMPARTIAL)
+    }
 }
 
 #[derive(Serialize)]
@@ -69,6 +86,9 @@ struct AlgorithmEntry {
 
 impl From<&GameSpec> for GameEntry {
     fn from(g: &GameSpec) -> Self {
+        let (chance, impartial) =
+            ply_games::visit(g.name, &ply_games::Params::default(), Capabilities)
+                .expect("every game builds with its defaults");
         GameEntry {
             name: g.name,
             rules: g.rules,
@@ -85,6 +105,9 @@ impl From<&GameSpec> for GameEntry {
             positions: g.positions,
             moves: g.moves,
             default_position: g.default_position,
+            chance,
+            impartial,
+            exact_solver: g.exact_solver,
         }
     }
 }

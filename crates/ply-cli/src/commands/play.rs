@@ -18,9 +18,9 @@ use ply_core::{Game, Notation, Player, play_moves};
 use serde::Serialize;
 
 use crate::args::{HumanArg, PlayArgs};
-use crate::commands::solve::report_iteration;
 use crate::commands::{Plan, configure};
 use crate::output::{line_text, params, print_json, setup};
+use crate::progress::Thinking;
 use crate::{CliError, CliResult};
 
 /// The default thinking time a move, in ms.
@@ -119,7 +119,7 @@ impl<G: Notation + Searchable> Engine<G> {
                 }
                 let out = fallback.think(game, state, &mut |it| {
                     if !quiet {
-                        report_iteration(game, state, it);
+                        eprintln!("{}", Thinking::iteration(game, state, it));
                     }
                 });
                 let out = match out {
@@ -136,7 +136,7 @@ impl<G: Notation + Searchable> Engine<G> {
             Engine::Search(agent) => {
                 let out = agent.think(game, state, &mut |it| {
                     if !quiet {
-                        report_iteration(game, state, it);
+                        eprintln!("{}", Thinking::iteration(game, state, it));
                     }
                 });
                 let out = match out {

@@ -11,6 +11,7 @@
 //! at it (through `Observer::should_stop`) and stops.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,15 +22,18 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
+use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use clap::Parser;
+use ply_core::Window;
 use ply_core::explore::tree_size;
-use ply_core::observe::Observer;
+use ply_core::observe::{NodeKind, Observer};
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
+use ply_core::report::ShowReport;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 
 use crate::CliError;
@@ -39,12 +43,16 @@ use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report};
 use crate::commands::trace::{trace_report, trace_state};
 use crate::commands::{Plan, configure, list};
 use crate::output::{params, setup};
+use crate::progress::{Listen, Tell, Thinking};
 
 /// The tree lab: one page, its script and style inside, embedded in the
 /// binary so the server needs nothing from the network.
 const TREE_PAGE: &str = include_str!("../../web/tree.html");
-/// Tic-tac-toe against the engine (alpha-beta to the end: it never loses).
-const TICTACTOE_PAGE: &str = include_str!("../../web/tictactoe.html");
+/// Every game against the engine, at `/play/GAME`: the board drawn from
+/// `/api/show`, the engine's thoughts streamed from `/api/solve/stream`.
+const PLAY_PAGE: &str = include_str!("../../web/play.html");
+/// The compare table for any position.
+const COMPARE_PAGE: &str = include_str!("../../web/compare.html");
 
 /// The largest request body.
 const MAX_BODY: usize = 64 * 1024;
@@ -173,13 +181,57 @@ impl SearchRequest {
 
 /// Stops a search at its deadline or when its request is dropped (the
 /// client went away): the search thread and the handler share the flag.
+/// For a streamed search it also tells the node count now and then.
 struct Cancel {
     flag: Arc<AtomicBool>,
     deadline: Instant,
     calls: u32,
+    tell: Option<Tell>,
+    start: Instant,
+    last: Instant,
+    nodes: u64,
+}
+
+/// How often a streamed search tells its node count.
+const NODES_EVERY: Duration = Duration::from_millis(200);
+
+impl Cancel {
+    fn new(flag: Arc<AtomicBool>, max_time: Duration, tell: Option<Tell>) -> Self {
+        let now = Instant::now();
+        Cancel {
+            flag,
+            deadline: now + max_time,
+            calls: 0,
+            tell,
+            start: now,
+            last: now,
+            nodes: 0,
+        }
+    }
+}
+
+impl Listen for Cancel {
+    fn tell(&self) -> Option<Tell> {
+        self.tell.clone()
+    }
 }
 
 impl Observer for Cancel {
+    fn enter(&mut self, _: u32, _: Option<usize>, _: NodeKind, _: Option<Window>) {
+        let Some(tell) = &self.tell else { return };
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(4096) {
+            let now = Instant::now();
+            if now - self.last >= NODES_EVERY {
+                self.last = now;
+                tell(Thinking::Nodes {
+                    nodes: self.nodes,
+                    time_ms: (now - self.start).as_secs_f64() * 1e3,
+                });
+            }
+        }
+    }
+
     fn should_stop(&mut self) -> bool {
         // The clock costs something: look at it every 256 questions.
         self.calls = self.calls.wrapping_add(1);
@@ -263,8 +315,22 @@ impl GameVisitor for Run {
                 }
                 Ok(json(&trace_report(&game, spec, &state, a)?))
             }
+            Command::Show(a) => {
+                let state = setup(&game, &a.game)?;
+                Ok(json(&ShowReport::new(spec.name, &game, &state)))
+            }
             _ => Err(CliError::input("not an API command")),
         }
+    }
+}
+
+/// Checks a game's position and moves (a bad one is a 400 before a stream starts).
+struct Valid<'a>(&'a crate::args::GameArgs);
+
+impl GameVisitor for Valid<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: Registered>(self, game: G, _: &'static GameSpec) -> Result<(), CliError> {
+        setup(&game, self.0).map(drop)
     }
 }
 
@@ -294,9 +360,17 @@ mod erased {
     }
 }
 
-/// Reads a request, runs it on a search thread within the limits, answers.
-async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Response, ApiError> {
-    let request: SearchRequest = serde_json::from_slice(&body)
+/// A request read and checked: the game (by name), its parameters and
+/// the command it stands for.
+struct Prepared {
+    name: String,
+    params: ply_games::Params,
+    command: Command,
+}
+
+/// Reads a request into the command line it stands for, with the CLI's checks.
+fn prepare(server: &Server, command: &str, body: &[u8]) -> Result<Prepared, ApiError> {
+    let request: SearchRequest = serde_json::from_slice(body)
         .map_err(|e| bad(format!("the request body is not the JSON expected: {e}")))?;
     let max_ms = server.max_time.as_millis() as u64;
     let argv = request.argv(command, max_ms)?;
@@ -312,6 +386,7 @@ async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Resp
     let game_args = match &cli.command {
         Command::Solve(a) | Command::Analyze(a) => Some(&a.game),
         Command::Compare(a) => Some(&a.game),
+        Command::Show(a) => Some(&a.game),
         _ => None,
     };
     let (name, params) = match (&cli.command, game_args) {
@@ -330,60 +405,138 @@ async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Resp
         }
         c => (name, c),
     };
-    let permit = tokio::time::timeout(QUEUE_WAIT, Arc::clone(&server.slots).acquire_owned())
+    Ok(Prepared {
+        name,
+        params,
+        command,
+    })
+}
+
+/// A turn to search: waits up to [`QUEUE_WAIT`], then 503.
+async fn slot(server: &Server) -> Result<OwnedSemaphorePermit, ApiError> {
+    let busy = |what: &str| ApiError(StatusCode::SERVICE_UNAVAILABLE, what.into());
+    tokio::time::timeout(QUEUE_WAIT, Arc::clone(&server.slots).acquire_owned())
         .await
-        .map_err(|_| {
-            ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is busy: try again".into(),
-            )
-        })?
-        .map_err(|_| {
-            ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is stopping".into(),
-            )
-        })?;
-    let max_time = server.max_time;
-    let flag = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = StopOnDrop(Arc::clone(&flag));
-    let cancel = Cancel {
-        flag,
-        deadline: Instant::now() + server.max_time,
-        calls: 0,
-    };
-    let (tx, rx) = tokio::sync::oneshot::channel();
+        .map_err(|_| busy("the server is busy: try again"))?
+        .map_err(|_| busy("the server is stopping"))
+}
+
+/// What a search thread hands back.
+type Answer = Result<Result<Value, CliError>, ply_games::SetupError>;
+
+/// Runs `request` on its own thread (searches recurse once per ply and need
+/// a big stack), holding `permit` until it ends; `done` gets the answer.
+fn spawn_search(
+    request: Prepared,
+    cancel: Cancel,
+    max_time: Duration,
+    permit: OwnedSemaphorePermit,
+    done: impl FnOnce(Answer) + Send + 'static,
+) -> Result<(), ApiError> {
     std::thread::Builder::new()
         .name("ply-api".into())
         .stack_size(SEARCH_STACK)
         .spawn(move || {
             let run = Run {
-                command,
+                command: request.command,
                 cancel,
                 max_time,
             };
-            let result = ply_games::visit(&name, &params, run);
+            let result = ply_games::visit(&request.name, &request.params, run);
             drop(permit);
-            let _ = tx.send(result);
+            done(result);
         })
+        .map(|_| ())
         .map_err(|e| {
             ApiError(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("cannot start a search: {e}"),
             )
-        })?;
+        })
+}
+
+/// The answer as an HTTP response, or the error it is.
+fn answer(result: Answer) -> Result<Value, ApiError> {
+    match result {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(e)) if e.code == 3 => Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message)),
+        Ok(Err(e)) => Err(e.into()),
+        Err(e) => Err(bad(e.0)),
+    }
+}
+
+/// Reads a request, runs it on a search thread within the limits, answers.
+async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Response, ApiError> {
+    let request = prepare(&server, command, &body)?;
+    if command == "show" {
+        // The rules alone: no search, no slot.
+        let run = Run {
+            command: request.command,
+            cancel: Cancel::new(Arc::default(), server.max_time, None),
+            max_time: server.max_time,
+        };
+        let value = answer(ply_games::visit(&request.name, &request.params, run))?;
+        return Ok(axum::Json(value).into_response());
+    }
+    let permit = slot(&server).await?;
+    let flag = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(Arc::clone(&flag));
+    let cancel = Cancel::new(flag, server.max_time, None);
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    spawn_search(request, cancel, server.max_time, permit, move |r| {
+        let _ = tx.send(r);
+    })?;
     let result = rx.await.map_err(|_| {
         ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the search failed".into(),
         )
     })?;
-    match result {
-        Ok(Ok(value)) => Ok(axum::Json(value).into_response()),
-        Ok(Err(e)) if e.code == 3 => Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message)),
-        Ok(Err(e)) => Err(e.into()),
-        Err(e) => Err(bad(e.0)),
+    Ok(axum::Json(answer(result)?).into_response())
+}
+
+/// `POST /api/solve/stream`: the solve, its progress streamed as
+/// server-sent events while it runs: `progress` events ([`Thinking`] as
+/// JSON), then one `result` (the `/api/solve` JSON) or `error` event. A bad
+/// request is refused before the stream starts, as `/api/solve` refuses it.
+async fn stream_api(server: Arc<Server>, body: Bytes) -> Result<Response, ApiError> {
+    let request = prepare(&server, "solve", &body)?;
+    if let Command::Solve(a) = &request.command {
+        answer(
+            ply_games::visit(&request.name, &request.params, Valid(&a.game))
+                .map(|r| r.map(|()| Value::Null)),
+        )?;
     }
+    let permit = slot(&server).await?;
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop_on_drop = StopOnDrop(Arc::clone(&flag));
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let progress = tx.clone();
+    let tell: Tell = Arc::new(move |t: Thinking| {
+        let event = Event::default().event("progress").json_data(&t);
+        if let Ok(event) = event {
+            let _ = progress.send(event);
+        }
+    });
+    let cancel = Cancel::new(flag, server.max_time, Some(tell));
+    spawn_search(request, cancel, server.max_time, permit, move |r| {
+        let event = match answer(r) {
+            Ok(value) => Event::default().event("result").json_data(&value),
+            Err(ApiError(_, error)) => Event::default()
+                .event("error")
+                .json_data(&ErrorBody { error }),
+        };
+        if let Ok(event) = event {
+            let _ = tx.send(event);
+        }
+    })?;
+    // The stream owns the stop flag's guard: when the client goes away the
+    // body is dropped, and the search stops.
+    let events = futures_util::stream::unfold((rx, stop_on_drop), |(mut rx, guard)| async move {
+        let event = rx.recv().await?;
+        Some((Ok::<_, Infallible>(event), (rx, guard)))
+    });
+    Ok(Sse::new(events).into_response())
 }
 
 fn api_route(command: &'static str) -> axum::routing::MethodRouter<Arc<Server>> {
@@ -393,9 +546,12 @@ fn api_route(command: &'static str) -> axum::routing::MethodRouter<Arc<Server>> 
                 let limit = format!("the request body is larger than {} KiB", MAX_BODY / 1024);
                 return ApiError(StatusCode::PAYLOAD_TOO_LARGE, limit).into_response();
             };
-            run_api(server, command, body)
-                .await
-                .unwrap_or_else(IntoResponse::into_response)
+            let answer = if command == "stream" {
+                stream_api(server, body).await
+            } else {
+                run_api(server, command, body).await
+            };
+            answer.unwrap_or_else(IntoResponse::into_response)
         },
     )
 }
@@ -420,14 +576,24 @@ fn app(server: Arc<Server>) -> Router {
         .route("/", get(|| async { axum::response::Redirect::to("/tree") }))
         .route("/tree", get(|| async { axum::response::Html(TREE_PAGE) }))
         .route(
-            "/play/tictactoe",
-            get(|| async { axum::response::Html(TICTACTOE_PAGE) }),
+            "/play",
+            get(|| async { axum::response::Redirect::to("/play/tictactoe") }),
+        )
+        .route(
+            "/play/{game}",
+            get(|| async { axum::response::Html(PLAY_PAGE) }),
+        )
+        .route(
+            "/compare",
+            get(|| async { axum::response::Html(COMPARE_PAGE) }),
         )
         .route(
             "/api/games",
             get(|| async { axum::Json(list::report_value()) }),
         )
+        .route("/api/show", api_route("show"))
         .route("/api/solve", api_route("solve"))
+        .route("/api/solve/stream", api_route("stream"))
         .route("/api/analyze", api_route("analyze"))
         .route("/api/compare", api_route("compare"))
         .route("/api/trace", api_route("trace"))

@@ -5,12 +5,12 @@ use std::time::{Duration, Instant};
 use ply_core::observe::{NoObserver, Observer, Stats};
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::report::{
-    AnalyzeReport, BatchLine, BatchSummary, Header, Score, SolveReport, StatsReport, line,
+    AnalyzeReport, BatchLine, BatchSummary, Header, SolveReport, StatsReport, mcts_moves,
 };
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{
-    Algorithm, Engine, ExpectOutcome, Iteration, Outcome, SearchOptions, analyze_expecti,
-    analyze_nimbers, analyze_observed, analyze_score, expectiminimax, iterative_deepening, mcts,
+    Algorithm, Engine, ExpectOutcome, Outcome, SearchOptions, analyze_expecti, analyze_nimbers,
+    analyze_observed, analyze_score, expectiminimax, iterative_deepening, mcts, mcts_watched,
     nimber, solve_score,
 };
 use ply_core::{Notation, Searchable};
@@ -18,7 +18,7 @@ use ply_core::{Notation, Searchable};
 use crate::args::SolveArgs;
 use crate::commands::{Plan, configure};
 use crate::output::{emit, params, setup};
-use crate::progress::Progress;
+use crate::progress::{Listen, Progress, Thinking};
 use crate::{CliError, CliResult};
 
 pub use ply_core::search::score_search::solve_exact;
@@ -128,26 +128,8 @@ fn run_batch<G: Notation + Searchable>(
 /// The default time budget of `ply solve` without `--algo`.
 pub const SOLVE_TIME_MS: u64 = 10_000;
 
-/// One progress line for a finished iteration, on stderr.
-pub fn report_iteration<G: Notation>(game: &G, state: &G::State, it: &Iteration<G::Move>) {
-    let secs = it.elapsed.as_secs_f64().max(1e-9);
-    let dist = it
-        .outcome
-        .distance
-        .map_or(String::new(), |d| format!(" (end in {d})"));
-    eprintln!(
-        "depth {:>3}  value {:>6}{dist}  nodes {:>12}  {:>7.2} M nodes/s  {:>8.1} ms  pv {}",
-        it.depth,
-        Score(it.outcome.value).to_string(),
-        ply_core::report::thousands(it.nodes),
-        it.nodes as f64 / secs / 1e6,
-        secs * 1e3,
-        line(game, state, &it.outcome.pv).join(" ")
-    );
-}
-
 /// Runs one configured minimax/alpha-beta/ID search with statistics and progress.
-pub fn run_search<G: Notation + Searchable, X: Observer>(
+pub fn run_search<G: Notation + Searchable, X: Listen>(
     game: &G,
     state: &G::State,
     algo: Algorithm,
@@ -155,12 +137,20 @@ pub fn run_search<G: Notation + Searchable, X: Observer>(
     quiet: bool,
     stop: &mut X,
 ) -> Result<(Outcome<G::Move>, Stats, Duration), CliError> {
+    let tell = stop.tell();
     let mut observer = (Stats::default(), (Progress::new(!quiet), stop));
     let start = Instant::now();
     let out = match algo {
         Algorithm::Id => iterative_deepening(game, state, opts, None, &mut observer, |it| {
+            if quiet && tell.is_none() {
+                return;
+            }
+            let thinking = Thinking::iteration(game, state, it);
             if !quiet {
-                report_iteration(game, state, it);
+                eprintln!("{thinking}");
+            }
+            if let Some(tell) = &tell {
+                tell(thinking);
             }
         }),
         _ => algo.run(game, state, opts, &mut observer),
@@ -189,7 +179,7 @@ fn run_expecti<G: Notation + Searchable, X: Observer>(
 
 /// Runs `plan` on `state` and reports the value, best move and line;
 /// `stop` hears the search and may stop it.
-pub fn solve_report<G: Notation + Searchable, X: Observer>(
+pub fn solve_report<G: Notation + Searchable, X: Listen>(
     name: &str,
     game: &G,
     state: &G::State,
@@ -231,7 +221,21 @@ pub fn solve_report<G: Notation + Searchable, X: Observer>(
             let stats = StatsReport::new(&observer.0, elapsed);
             SolveReport::score(header, game, state, &solved, weak, stats)
         }
-        Plan::Mcts(o) => SolveReport::mcts(header, game, state, &mcts(game, state, &o)),
+        Plan::Mcts(o) => {
+            let tell = stop.tell();
+            let start = Instant::now();
+            let r = mcts_watched(game, state, &o, &mut |moves, iterations| {
+                if let Some(tell) = &tell {
+                    tell(Thinking::Mcts {
+                        iterations,
+                        time_ms: start.elapsed().as_secs_f64() * 1e3,
+                        moves: mcts_moves(game, state, moves),
+                    });
+                }
+                !stop.should_stop()
+            });
+            SolveReport::mcts(header, game, state, &r)
+        }
         Plan::Nimber => SolveReport::nimber(header, game, state, &nimber(game, state)?),
     })
 }

@@ -19,6 +19,7 @@
 //! same root with its own seed, and the root visit counts are summed; no
 //! locks, and twice the threads give about twice the iterations per second.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, RngCore, SeedableRng};
@@ -416,32 +417,99 @@ pub fn mcts<G: Chance + Playouts>(
     state: &G::State,
     options: &MctsOptions,
 ) -> MctsReport<G::Move> {
+    mcts_watched(game, state, options, &mut |_, _| true)
+}
+
+/// Who watches a search: shown the root moves and the iterations so far,
+/// it answers whether to go on.
+pub type Watch<'a, M> = dyn FnMut(&[MctsMove<M>], u64) -> bool + 'a;
+
+/// How often a watched search shows its first tree to the watcher.
+const WATCH_EVERY: Duration = Duration::from_millis(100);
+
+/// [`mcts`], showing `watch` the first tree's root moves (most visited
+/// first) and its iterations so far about ten times a second; when `watch`
+/// answers false, every thread stops and the report covers what was done.
+/// The iterations each tree runs do not depend on the watching: with an
+/// iteration budget and a seed, the result is the same as [`mcts`]'s.
+pub fn mcts_watched<G: Chance + Playouts>(
+    game: &G,
+    state: &G::State,
+    options: &MctsOptions,
+    watch: &mut Watch<'_, G::Move>,
+) -> MctsReport<G::Move> {
     let start = Instant::now();
-    let deadline = options.time_limit.map(|t| start + t);
     let threads = options.threads.max(1);
     let total = options.iterations.unwrap_or(u64::MAX);
-    let run = |i: usize| {
-        let share = if total == u64::MAX {
+    let grow = Grow {
+        game,
+        state,
+        options,
+        deadline: options.time_limit.map(|t| start + t),
+        halt: &AtomicBool::new(false),
+    };
+    let share = |i: usize| {
+        if total == u64::MAX {
             u64::MAX
         } else {
             total / threads as u64 + u64::from((i as u64) < total % threads as u64)
-        };
-        let mut tree = Mcts::new(game, state, options.c, options.seed.wrapping_add(i as u64));
-        let done = tree.run(game, share, deadline);
-        (tree.root_moves(), done, tree.size() as u64)
+        }
     };
-    let results: Vec<_> = if threads == 1 {
-        vec![run(0)]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads).map(|i| s.spawn(move || run(i))).collect();
-            handles
+    let results: Vec<_> = std::thread::scope(|s| {
+        let grow = &grow;
+        let helpers: Vec<_> = (1..threads)
+            .map(|i| s.spawn(move || grow.tree(i, share(i), None)))
+            .collect();
+        let mut results = vec![grow.tree(0, share(0), Some(watch))];
+        results.extend(
+            helpers
                 .into_iter()
-                .map(|h| h.join().expect("an MCTS thread panicked"))
-                .collect()
-        })
-    };
+                .map(|h| h.join().expect("an MCTS thread panicked")),
+        );
+        results
+    });
     merge(game, state, results, start.elapsed())
+}
+
+/// What every thread of one search shares.
+struct Grow<'a, G: Chance + Playouts> {
+    game: &'a G,
+    state: &'a G::State,
+    options: &'a MctsOptions,
+    deadline: Option<Instant>,
+    /// Set when the watcher stops the search.
+    halt: &'a AtomicBool,
+}
+
+impl<G: Chance + Playouts> Grow<'_, G> {
+    /// Grows tree `i` for `share` iterations (or to the deadline, or the
+    /// halt), in slices so that the watcher, if any, sees it grow.
+    fn tree(
+        &self,
+        i: usize,
+        share: u64,
+        mut watch: Option<&mut Watch<'_, G::Move>>,
+    ) -> TreeResult<G::Move> {
+        let seed = self.options.seed.wrapping_add(i as u64);
+        let mut tree = Mcts::new(self.game, self.state, self.options.c, seed);
+        let mut done = 0;
+        loop {
+            let slice = Instant::now() + WATCH_EVERY;
+            let until = self.deadline.map_or(slice, |d| d.min(slice));
+            done += tree.run(self.game, share - done, Some(until));
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if done >= share || late || self.halt.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Some(w) = watch.as_mut()
+                && !w(&tree.root_moves(), done)
+            {
+                self.halt.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        (tree.root_moves(), done, tree.size() as u64)
+    }
 }
 
 /// One tree's root moves, iterations run and size.
