@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Every test of ply, in one command: the Rust suite (unit, integration,
+# property and API tests), then the browser tests of `ply serve`'s pages
+# (Playwright's playwright-core, pinned in web-tests/package-lock.json,
+# driving Debian's chromium headless).
+#
+# The browser needs /usr/bin/chromium: on Debian, as root, this script
+# installs it (apt-get install chromium); elsewhere it says what to do and
+# fails. PLY_SKIP_BROWSER=1 runs the Rust suite alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p target
+
+echo "== Rust tests (cargo test --workspace --release)"
+cargo test --workspace --release 2>&1 | tee target/test.log
+# One closing line for the whole run: the sum over every test binary.
+awk '/^test result:/ { p += $4; f += $6 } END { printf "rust tests: %d passed, %d failed\n", p, f }' target/test.log
+
+if [ "${PLY_SKIP_BROWSER:-}" = 1 ]; then
+  echo "== browser tests skipped (PLY_SKIP_BROWSER=1)"
+  exit 0
+fi
+
+echo "== browser tests (web-tests/, headless chromium)"
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$chromium" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing Debian's chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "error: the browser tests need Chromium at $chromium: install Debian's package (sudo apt-get install chromium)," >&2
+    echo "       or set CHROMIUM to its path, or PLY_SKIP_BROWSER=1 to skip them" >&2
+    exit 1
+  fi
+fi
+command -v npm >/dev/null || { echo "error: the browser tests need Node.js and npm" >&2; exit 1; }
+# The server under test is the release binary the Rust tests just built.
+test -x target/release/ply || cargo build --release -p ply-cli
+(cd web-tests && npm ci --no-audit --no-fund --silent && npm test)

@@ -1,0 +1,91 @@
+// Whole games of tic-tac-toe, played by clicking: the engine searches to
+// the end, so it never loses (tic-tac-toe is a draw with best play).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { movesAtLeast, open, rng, statusMatching } from "./harness.mjs";
+
+const OVER = /wins|draw/;
+
+/** Starts a new game and waits until the last one's result is gone. */
+async function newGame(page) {
+  await page.getByTestId("new-game").click();
+  await page.waitForFunction(() => !/wins|draw/.test(document.querySelector("[data-testid=status]").textContent));
+}
+
+/** Plays random legal squares for the human until the game ends; returns the status. */
+async function playOut(page, random) {
+  for (;;) {
+    const status = await statusMatching(page, /your move|wins|draw/);
+    if (OVER.test(status)) return status;
+    const open = page.locator("[data-testid^=square-]:enabled");
+    const n = await open.count();
+    assert.ok(n > 0, `no square to click though the status says '${status}'`);
+    const before = await page.getByTestId("record").textContent();
+    await open.nth(Math.floor(random() * n)).click();
+    // Wait for the move (and the engine's reply, if any) to land.
+    await page.waitForFunction((b) => document.querySelector("[data-testid=record]").textContent !== b, before);
+  }
+}
+
+test("the human as X never beats the engine, and every game ends announced", async () => {
+  const t = await open("/play/tictactoe?time=100");
+  try {
+    const random = rng(7);
+    for (let game = 0; game < 4; game++) {
+      if (game > 0) await newGame(t.page);
+      const status = await playOut(t.page, random);
+      assert.match(status, /O wins|draw/, `game ${game}: ${status}`);
+      if (game === 0) await t.shot("play-tictactoe");
+    }
+    assert.deepEqual(t.errors, []);
+  } finally {
+    await t.done();
+  }
+});
+
+test("the human as O never beats the engine either", async () => {
+  const t = await open("/play/tictactoe?max=engine&min=human&time=100");
+  try {
+    const random = rng(11);
+    for (let game = 0; game < 3; game++) {
+      if (game > 0) await newGame(t.page);
+      assert.match(await playOut(t.page, random), /X wins|draw/);
+    }
+  } finally {
+    await t.done();
+  }
+});
+
+test("engine against engine is a draw, the game's value", async () => {
+  const t = await open("/play/tictactoe?max=engine&min=engine&time=100");
+  try {
+    assert.match(await statusMatching(t.page, OVER), /draw/);
+    const record = await t.page.getByTestId("record").textContent();
+    assert.equal(record.replace("moves: ", "").split(" ").length, 9);
+  } finally {
+    await t.done();
+  }
+});
+
+test("every move's value shows in its square: the lesson's fork position", async () => {
+  // XO.X..O..: square 4 forks (+1), 7 holds the draw (0), 2, 5 and 8 lose (-1).
+  const t = await open("/play/tictactoe?position=XO.X..O..&time=100");
+  try {
+    await statusMatching(t.page, /your move/);
+    await t.page.getByTestId("values").click();
+    await t.page.getByTestId("square-4").locator(".note").waitFor();
+    const note = async (i) => (await t.page.getByTestId(`square-${i}`).textContent()).trim();
+    assert.equal(await note(4), "+1");
+    assert.equal(await note(7), "0");
+    for (const i of [2, 5, 8]) assert.equal(await note(i), "-1");
+    // Undo goes back to the human's last turn; a hint names the fork.
+    await t.page.getByTestId("square-4").click();
+    await movesAtLeast(t.page, 2);
+    await t.page.getByTestId("undo").click();
+    assert.equal(await t.page.getByTestId("record").textContent(), "");
+    await t.page.getByTestId("hint").click();
+    await t.page.getByTestId("said").filter({ hasText: "hint: 4" }).waitFor();
+  } finally {
+    await t.done();
+  }
+});
