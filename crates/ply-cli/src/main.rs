@@ -1,61 +1,13 @@
 //! `ply`: the command line of the ply game-search engine.
 //!
-//! The binary is thin: it turns arguments into library calls and results
-//! into text or JSON. Everything a test would want lives in ply-core and
-//! ply-games.
-
-mod args;
-mod commands;
-mod output;
-mod progress;
+//! The binary is thin: it turns arguments into library calls (ply-cli's
+//! own library, ply-core, ply-games) and results into text or JSON.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-
-use crate::args::{Cli, Command};
-
-/// An error the user can act on: printed as `error: ...`, exit status `code`.
-#[derive(Debug)]
-pub struct CliError {
-    /// What went wrong and, where it helps, what to do.
-    pub message: String,
-    /// The process exit status.
-    pub code: u8,
-}
-
-impl CliError {
-    /// Bad input: an unknown game, a malformed position, an illegal move.
-    pub fn input(message: impl Into<String>) -> Self {
-        CliError {
-            message: message.into(),
-            code: 2,
-        }
-    }
-
-    /// The command ran but found a problem (e.g. searches that disagree).
-    pub fn failure(message: impl Into<String>) -> Self {
-        CliError {
-            message: message.into(),
-            code: 1,
-        }
-    }
-}
-
-impl From<ply_games::SetupError> for CliError {
-    fn from(e: ply_games::SetupError) -> Self {
-        CliError::input(e.0)
-    }
-}
-
-impl From<ply_core::search::SearchError> for CliError {
-    fn from(e: ply_core::search::SearchError) -> Self {
-        CliError::input(e.to_string())
-    }
-}
-
-/// The result of a command.
-pub type CliResult = Result<(), CliError>;
+use ply_cli::args::{Cli, Command};
+use ply_cli::commands;
 
 /// Lets `ply ... | head` end quietly: restore the default SIGPIPE action
 /// (Rust ignores it, which turns a closed pipe into a panic in `println!`).

@@ -11,6 +11,46 @@ use crate::CliResult;
 use crate::args::{CountArgs, PerftArgs};
 use crate::output::{emit, params, setup};
 
+/// The distinct positions reachable from `state`.
+pub fn count_report<G: Registered>(game: &G, state: &G::State) -> CountReport {
+    let c = count_positions(game, state);
+    CountReport {
+        positions: c.positions,
+        terminal: c.terminal,
+        start: game.format_position(state),
+    }
+}
+
+/// The move sequences of length `depth` from `state`, per first move if `divide`.
+pub fn perft_report<G: Registered>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    divide: bool,
+) -> PerftReport {
+    let start = Instant::now();
+    let divide: Option<Vec<PerftMove>> = divide.then(|| {
+        perft_divide(game, state, depth)
+            .into_iter()
+            .map(|(m, n)| PerftMove {
+                mv: game.format_move(state, m),
+                nodes: n,
+            })
+            .collect()
+    });
+    let nodes = match &divide {
+        Some(_) if depth == 0 => 1,
+        Some(d) => d.iter().map(|m| m.nodes).sum(),
+        None => perft(game, state, depth),
+    };
+    PerftReport {
+        nodes,
+        divide,
+        depth,
+        elapsed: start.elapsed(),
+    }
+}
+
 struct Show<'a>(&'a CountArgs);
 
 impl GameVisitor for Show<'_> {
@@ -34,13 +74,7 @@ impl GameVisitor for Count<'_> {
     fn visit<G: Registered>(self, game: G, _: &'static GameSpec) -> CliResult {
         let args = &self.0.game;
         let state = setup(&game, args)?;
-        let c = count_positions(&game, &state);
-        let report = CountReport {
-            positions: c.positions,
-            terminal: c.terminal,
-            start: game.format_position(&state),
-        };
-        emit(&report, args.json);
+        emit(&count_report(&game, &state), args.json);
         Ok(())
     }
 }
@@ -56,28 +90,7 @@ impl GameVisitor for Perft<'_> {
     fn visit<G: Registered>(self, game: G, _: &'static GameSpec) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
-        let start = Instant::now();
-        let divide: Option<Vec<PerftMove>> = a.divide.then(|| {
-            perft_divide(&game, &state, a.depth)
-                .into_iter()
-                .map(|(m, n)| PerftMove {
-                    mv: game.format_move(&state, m),
-                    nodes: n,
-                })
-                .collect()
-        });
-        let nodes = match &divide {
-            Some(_) if a.depth == 0 => 1,
-            Some(d) => d.iter().map(|m| m.nodes).sum(),
-            None => perft(&game, &state, a.depth),
-        };
-        let report = PerftReport {
-            nodes,
-            divide,
-            depth: a.depth,
-            elapsed: start.elapsed(),
-        };
-        emit(&report, a.game.json);
+        emit(&perft_report(&game, &state, a.depth, a.divide), a.game.json);
         Ok(())
     }
 }
