@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Every test of ply, in one command: the Rust suite (unit, integration,
-# property and API tests), then the browser tests of `ply serve`'s pages
+# property and API tests), the Python bindings' tests (pytest on the wheel
+# that `pip install ./crates/ply-py` builds), then the browser tests of
+# `ply serve`'s pages
 # (Playwright's playwright-core, pinned in web-tests/package-lock.json,
 # driving Debian's chromium headless).
 #
 # The browser needs /usr/bin/chromium: on Debian, as root, this script
 # installs it (apt-get install chromium); elsewhere it says what to do and
-# fails. PLY_SKIP_BROWSER=1 runs the Rust suite alone.
+# fails. PLY_SKIP_PYTHON=1 and PLY_SKIP_BROWSER=1 skip those parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target
@@ -15,6 +17,15 @@ echo "== Rust tests (cargo test --workspace --release)"
 cargo test --workspace --release 2>&1 | tee target/test.log
 # One closing line for the whole run: the sum over every test binary.
 awk '/^test result:/ { p += $4; f += $6 } END { printf "rust tests: %d passed, %d failed\n", p, f }' target/test.log
+
+echo "== Python tests (crates/ply-py: the wheel maturin builds, in a venv, and pytest)"
+if [ "${PLY_SKIP_PYTHON:-}" = 1 ]; then
+  echo "skipped (PLY_SKIP_PYTHON=1)"
+else
+  python3 -m venv target/py-venv
+  target/py-venv/bin/pip install --quiet --disable-pip-version-check -r crates/ply-py/requirements-test.txt ./crates/ply-py
+  (cd crates/ply-py && RAY_USAGE_STATS_ENABLED=0 PLY_BIN="$PWD/../../target/release/ply" ../../target/py-venv/bin/python -m pytest -q tests examples)
+fi
 
 if [ "${PLY_SKIP_BROWSER:-}" = 1 ]; then
   echo "== browser tests skipped (PLY_SKIP_BROWSER=1)"

@@ -312,10 +312,17 @@ pub fn prepare(
     body: &[u8],
     max_time: Option<Duration>,
 ) -> Result<Prepared, CliError> {
+    let cli = parse(command, body, max_time)?;
+    resolve(cli)
+}
+
+/// The command line a JSON request stands for, read by the CLI's parser
+/// (the game not yet looked up: the Python bindings search games of their own).
+pub fn parse(command: &str, body: &[u8], max_time: Option<Duration>) -> Result<Cli, CliError> {
     let request: Request = serde_json::from_slice(body)
         .map_err(|e| CliError::input(format!("the request body is not the JSON expected: {e}")))?;
     let argv = request.argv(command, max_time.map(|t| t.as_millis() as u64))?;
-    let cli = Cli::try_parse_from(&argv).map_err(|e| {
+    Cli::try_parse_from(&argv).map_err(|e| {
         let text = e.to_string();
         CliError::input(
             text.lines()
@@ -324,7 +331,12 @@ pub fn prepare(
                 .trim_start_matches("error: ")
                 .to_string(),
         )
-    })?;
+    })
+}
+
+/// The registered game a parsed request names (a tree written out for a
+/// trace is a position of the tree game), its parameters and the command.
+fn resolve(cli: Cli) -> Result<Prepared, CliError> {
     let game_args = match &cli.command {
         Command::Solve(a) | Command::Analyze(a) => Some(&a.game),
         Command::Compare(a) => Some(&a.game),
