@@ -25,7 +25,7 @@ pub use ply_core::search::score_search::solve_exact;
 
 /// Reads one line of a batch file: `moves [expected]`. `Ok(None)` for a
 /// blank line or a comment; `Err` says what is wrong with it.
-fn batch_line(line: &str) -> Result<Option<(&str, Option<i32>)>, String> {
+pub fn batch_line(line: &str) -> Result<Option<(&str, Option<i32>)>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);

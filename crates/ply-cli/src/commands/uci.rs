@@ -188,7 +188,9 @@ const MAX_THREADS: usize = 64;
 
 /// The protocol's state between commands: the engine (handed to the
 /// search thread while a search runs), its settings, the position.
-struct Session {
+/// One UCI conversation: the position, the engine and a running search.
+/// `ply uci` feeds it stdin line by line; the fuzz target feeds it the same way.
+pub struct Session {
     game: Arc<Chess>,
     hash_mb: usize,
     threads: usize,
@@ -198,7 +200,8 @@ struct Session {
 }
 
 impl Session {
-    fn new(hash_mb: usize) -> Self {
+    /// A session with a table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Self {
         let game = Arc::new(Chess::new());
         let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
         Session {
@@ -221,7 +224,8 @@ impl Session {
 
     /// Waits for a running search to end (after `stop`, or by itself) and
     /// takes its engine back.
-    fn finish(&mut self, stop: bool) {
+    /// Ends a running search (stopping it first if `stop`), printing its move.
+    pub fn finish(&mut self, stop: bool) {
         if let Some(r) = self.running.take() {
             if stop {
                 r.stop.store(true, Ordering::Relaxed);
@@ -234,7 +238,8 @@ impl Session {
     }
 
     /// Carries out one line from the GUI; `false` after `quit`.
-    fn handle(&mut self, line: &str) -> bool {
+    /// Answers one line of the protocol; false after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&command) = words.first() else {
             return true;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every fuzz target (fuzz/fuzz_targets/) for SECONDS each (default 60)
+# and prints each one's executions and crashes. Needs the nightly toolchain
+# and cargo-fuzz:
+#   rustup toolchain install nightly --profile minimal && cargo install cargo-fuzz
+# New inputs that reach new code go into fuzz/corpus/TARGET; a crash leaves
+# its input in fuzz/artifacts/TARGET and makes the script exit non-zero.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-60}"
+mkdir -p target/fuzz-logs
+cargo +nightly fuzz build -O
+failed=0
+for t in $(cargo +nightly fuzz list); do
+  mkdir -p "fuzz/corpus/$t"
+  log="target/fuzz-logs/$t.log"
+  # -close_fd_mask=1: the UCI target's engine prints to stdout.
+  if cargo +nightly fuzz run -O "$t" "fuzz/corpus/$t" -- \
+      -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -close_fd_mask=1 \
+      -print_final_stats=1 >"$log" 2>&1; then
+    status="0 crashes"
+  else
+    status="CRASH (see $log and fuzz/artifacts/$t)"
+    failed=1
+  fi
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+  printf '%-10s %14s executions  %s\n' "$t" "${execs:-0}" "$status"
+done
+exit "$failed"
