@@ -901,6 +901,34 @@ fn parse_fen(fen: &str) -> Result<Board, ParseError> {
             ParseError::new(format!("'{fen}' is not a legal chess position ({e:?})"))
         }
     })
+    .and_then(|board| standard_castling(fen, &fields, board))
+}
+
+/// Castling rights as standard chess has them: the king on the e-file and
+/// its rook on the a- or h-file of its first rank. cozy-chess also reads
+/// rights for other squares (Chess960's), which ply neither plays nor
+/// prints (castling is written e1g1), so such a FEN is refused here.
+fn standard_castling(fen: &str, fields: &[&str], board: Board) -> Result<Board, ParseError> {
+    for color in [Color::White, Color::Black] {
+        let rights = board.castle_rights(color);
+        let king = board.king(color);
+        let rank = if color == Color::White { Rank::First } else { Rank::Eighth };
+        let standard = (rights.short.is_none() || rights.short == Some(File::H))
+            && (rights.long.is_none() || rights.long == Some(File::A))
+            && ((rights.short.is_none() && rights.long.is_none()) || king == Square::new(File::E, rank));
+        if !standard {
+            let col = fen.find(fields[2]).unwrap_or(0) + 1;
+            let side = if color == Color::White { "White" } else { "Black" };
+            return Err(ParseError::at(
+                col,
+                format!(
+                    "bad castling rights in FEN '{fen}': {side} may castle only with the king on e{} and the rooks on a{0} and h{0}",
+                    if color == Color::White { 1 } else { 8 }
+                ),
+            ));
+        }
+    }
+    Ok(board)
 }
 
 #[cfg(test)]
@@ -920,6 +948,24 @@ mod tests {
         let summary = conformance::check(&g, &cfg).unwrap();
         // Captures and promotions came up and were checked as legal moves.
         assert!(summary.noisy > 100, "{summary:?}");
+    }
+
+    /// Found by the notation fuzz target: with castling rights and the king
+    /// on g1, castling printed as g1c1 read back as a different move.
+    #[test]
+    fn castling_rights_away_from_e1_are_refused() {
+        let g = Chess::new();
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R32KR w KQkq - 15 1";
+        let e = g.parse_position(fen).unwrap_err();
+        assert_eq!(e.column, Some(fen.find("KQkq").unwrap() + 1));
+        assert!(e.message.contains("White may castle only with the king on e1"), "{}", e.message);
+        // The same position without White's rights reads, and its moves round-trip.
+        let s = g.parse_position(&fen.replace("KQkq", "kq")).unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&s, &mut moves);
+        for m in moves {
+            assert_eq!(g.parse_move(&s, &g.format_move(&s, m)).unwrap(), m);
+        }
     }
 
     #[test]
