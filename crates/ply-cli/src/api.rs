@@ -52,6 +52,8 @@ pub struct Request {
     pub weak: Option<bool>,
     /// For a perft: also count per first move.
     pub divide: Option<bool>,
+    /// For a count: the most distinct positions kept.
+    pub max_positions: Option<u64>,
     /// For a trace: a tree written out (instead of a game and position).
     pub tree: Option<String>,
 }
@@ -82,6 +84,7 @@ impl Request {
         flag("tt-mb", self.tt_mb.map(|t| t.to_string()));
         flag("seed", self.seed.map(|s| s.to_string()));
         flag("iterations", self.iterations.map(|i| i.to_string()));
+        flag("max-positions", self.max_positions.map(|m| m.to_string()));
         // The server's cap on time, whatever is asked (searches under a
         // clock are clamped to it again once planned; the others stop at it).
         flag(
@@ -252,7 +255,10 @@ impl GameVisitor for Run {
                 let state = setup(&game, &a.game)?;
                 Ok(json(&ShowReport::new(spec.name, &game, &state)))
             }
-            Command::Count(a) => Ok(json(&count_report(&game, &setup(&game, &a.game)?))),
+            Command::Count(a) => {
+                let state = setup(&game, &a.game)?;
+                Ok(json(&count_report(&game, &state, a.max_positions)?))
+            }
             Command::Perft(a) => {
                 let state = setup(&game, &a.game)?;
                 Ok(json(&perft_report(&game, &state, a.depth, a.divide)))
@@ -340,7 +346,8 @@ fn resolve(cli: Cli) -> Result<Prepared, CliError> {
     let game_args = match &cli.command {
         Command::Solve(a) | Command::Analyze(a) => Some(&a.game),
         Command::Compare(a) => Some(&a.game),
-        Command::Show(a) | Command::Count(a) => Some(&a.game),
+        Command::Show(a) => Some(&a.game),
+        Command::Count(a) => Some(&a.game),
         Command::Perft(a) => Some(&a.game),
         _ => None,
     };

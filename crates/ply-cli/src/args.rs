@@ -28,7 +28,7 @@ pub enum Command {
     /// A step-by-step table of a search: on a game's position, or on a tree written out.
     Trace(TraceArgs),
     /// A position as a player meets it: the board, whose turn, every legal move, the result once over.
-    Show(CountArgs),
+    Show(ShowArgs),
     /// The number of distinct positions reachable, and how many are terminal.
     Count(CountArgs),
     /// The number of move sequences of a given length (a move-generator test).
@@ -221,6 +221,16 @@ pub struct TraceArgs {
 
 #[derive(Args, Debug)]
 pub struct CountArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Give up past this many distinct positions: each is kept in memory
+    /// (a chess position takes about 200 bytes with the set's overhead).
+    #[arg(long, default_value_t = crate::commands::explore::MAX_POSITIONS)]
+    pub max_positions: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
     #[command(flatten)]
     pub game: GameArgs,
 }

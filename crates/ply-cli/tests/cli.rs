@@ -575,3 +575,22 @@ fn deep_games_do_not_overflow_the_stack() {
     );
     assert_eq!(s["stats"]["depth"], 200_000);
 }
+
+/// `ply count` keeps every position it finds: its cap (`--max-positions`)
+/// stops it with a clear error one position past the published 5,478,
+/// never an out-of-memory kill.
+#[test]
+fn count_stops_at_its_cap() {
+    let out = ply()
+        .args(["count", "tictactoe", "--max-positions", "5477"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("error: more than 5,477 distinct positions"),
+        "{err}"
+    );
+    let at_cap = json(&["count", "tictactoe", "--max-positions", "5478", "--json"]);
+    assert_eq!(at_cap["positions"], 5478);
+}

@@ -68,6 +68,17 @@ pub struct PositionCount {
 /// included) and how many are terminal, by a depth-first walk that visits
 /// each position once. Memory grows with the answer: for small games.
 pub fn count_positions<G: Game>(game: &G, state: &G::State) -> PositionCount {
+    count_positions_within(game, state, u64::MAX).expect("no cap")
+}
+
+/// [`count_positions`], giving up (`None`) once more than `max` distinct
+/// positions are found: every one is kept, so the cap is what bounds the
+/// memory.
+pub fn count_positions_within<G: Game>(
+    game: &G,
+    state: &G::State,
+    max: u64,
+) -> Option<PositionCount> {
     let mut seen: HashSet<G::State> = HashSet::new();
     let mut stack = vec![state.clone()];
     seen.insert(state.clone());
@@ -83,15 +94,18 @@ pub fn count_positions<G: Game>(game: &G, state: &G::State) -> PositionCount {
         for &m in &moves {
             let child = game.play(&s, m);
             if !seen.contains(&child) {
+                if seen.len() as u64 >= max {
+                    return None;
+                }
                 seen.insert(child.clone());
                 stack.push(child);
             }
         }
     }
-    PositionCount {
+    Some(PositionCount {
         positions: seen.len() as u64,
         terminal,
-    }
+    })
 }
 
 /// The paths (indices into each node's legal moves, in the game's order)

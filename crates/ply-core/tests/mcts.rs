@@ -123,3 +123,30 @@ fn never_loses_to_perfect_play() {
         }
     }
 }
+
+/// A tree stops growing at its cap: the search ends there, with fewer
+/// iterations than asked, instead of growing until memory runs out.
+#[test]
+fn a_tree_stops_at_its_cap() {
+    let g = ply_games::connect4::Connect4::standard();
+    let s = g.initial_state();
+    let capped = MctsOptions {
+        max_nodes: 1_000,
+        ..opts(5_000, 3)
+    };
+    let r = mcts(&g, &s, &capped);
+    assert_eq!(r.tree_nodes, 1_000);
+    assert!(r.iterations < 5_000, "{} iterations", r.iterations);
+    assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), r.iterations);
+    // With room for every node, the same search runs all its iterations.
+    let roomy = mcts(
+        &g,
+        &s,
+        &MctsOptions {
+            max_nodes: 10_000,
+            ..opts(5_000, 3)
+        },
+    );
+    assert_eq!(roomy.iterations, 5_000);
+    assert!(roomy.tree_nodes <= 5_001);
+}

@@ -2,23 +2,36 @@
 
 use std::time::Instant;
 
-use ply_core::explore::{count_positions, perft, perft_divide};
-use ply_core::report::{CountReport, PerftMove, PerftReport, ShowReport};
+use ply_core::explore::{count_positions_within, perft, perft_divide};
+use ply_core::report::{CountReport, PerftMove, PerftReport, ShowReport, thousands};
 
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 
-use crate::CliResult;
-use crate::args::{CountArgs, PerftArgs};
+use crate::args::{CountArgs, PerftArgs, ShowArgs};
 use crate::output::{emit, params, setup};
+use crate::{CliError, CliResult};
 
-/// The distinct positions reachable from `state`.
-pub fn count_report<G: Registered>(game: &G, state: &G::State) -> CountReport {
-    let c = count_positions(game, state);
-    CountReport {
+/// The default cap of `ply count`: ten million positions, about 2 GiB for
+/// chess, far less for the small games counting is for.
+pub const MAX_POSITIONS: u64 = 10_000_000;
+
+/// The distinct positions reachable from `state`, or an error past `max`.
+pub fn count_report<G: Registered>(
+    game: &G,
+    state: &G::State,
+    max: u64,
+) -> Result<CountReport, CliError> {
+    let c = count_positions_within(game, state, max).ok_or_else(|| {
+        CliError::failure(format!(
+            "more than {} distinct positions: the count stops at its cap (--max-positions; each position is kept in memory)",
+            thousands(max)
+        ))
+    })?;
+    Ok(CountReport {
         positions: c.positions,
         terminal: c.terminal,
         start: game.format_position(state),
-    }
+    })
 }
 
 /// The move sequences of length `depth` from `state`, per first move if `divide`.
@@ -51,7 +64,7 @@ pub fn perft_report<G: Registered>(
     }
 }
 
-struct Show<'a>(&'a CountArgs);
+struct Show<'a>(&'a ShowArgs);
 
 impl GameVisitor for Show<'_> {
     type Output = CliResult;
@@ -63,7 +76,7 @@ impl GameVisitor for Show<'_> {
     }
 }
 
-pub fn run_show(args: &CountArgs) -> CliResult {
+pub fn run_show(args: &ShowArgs) -> CliResult {
     ply_games::visit(&args.game.game, &params(&args.game)?, Show(args))?
 }
 
@@ -74,7 +87,10 @@ impl GameVisitor for Count<'_> {
     fn visit<G: Registered>(self, game: G, _: &'static GameSpec) -> CliResult {
         let args = &self.0.game;
         let state = setup(&game, args)?;
-        emit(&count_report(&game, &state), args.json);
+        emit(
+            &count_report(&game, &state, self.0.max_positions)?,
+            args.json,
+        );
         Ok(())
     }
 }

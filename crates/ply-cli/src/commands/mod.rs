@@ -175,6 +175,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
                 c: args.c,
                 seed: args.seed.unwrap_or(1),
                 threads: args.threads,
+                ..MctsOptions::default()
             }))
         }
         a => engine_plan(args, Some(a), default_time_ms),

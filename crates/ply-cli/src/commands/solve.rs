@@ -234,10 +234,22 @@ pub fn solve_report<G: Notation + Searchable, X: Listen>(
                 }
                 !stop.should_stop()
             });
+            warn_if_full(&o, r.tree_nodes);
             SolveReport::mcts(header, game, state, &r)
         }
         Plan::Nimber => SolveReport::nimber(header, game, state, &nimber(game, state)?),
     })
+}
+
+/// Says on stderr when an MCTS tree reached its cap: the search stopped
+/// there and answered from that tree, fewer iterations than asked.
+fn warn_if_full(o: &ply_core::search::MctsOptions, tree_nodes: u64) {
+    if tree_nodes >= o.max_nodes as u64 {
+        eprintln!(
+            "warning: the MCTS tree reached its cap of {} nodes and stopped growing; the answer comes from that tree",
+            ply_core::report::thousands(o.max_nodes as u64)
+        );
+    }
 }
 
 /// Runs `plan` on every move of `state` and reports each move's value;
@@ -267,7 +279,11 @@ pub fn analyze_report<G: Notation + Searchable, X: Observer>(
             let stats = StatsReport::new(&stats, start.elapsed());
             AnalyzeReport::score(header, game, state, &moves, stats)
         }
-        Plan::Mcts(o) => AnalyzeReport::mcts(header, game, state, &mcts(game, state, &o)),
+        Plan::Mcts(o) => {
+            let r = mcts(game, state, &o);
+            warn_if_full(&o, r.tree_nodes);
+            AnalyzeReport::mcts(header, game, state, &r)
+        }
         Plan::Nimber => AnalyzeReport::nimber(header, game, state, &analyze_nimbers(game, state)?),
     })
 }

@@ -41,7 +41,15 @@ pub struct MctsOptions {
     pub seed: u64,
     /// Threads, each with its own tree (root parallelism).
     pub threads: usize,
+    /// The most nodes a tree may hold ([`MAX_TREE_NODES`] by default): a
+    /// full tree stops the search, which answers from what it has, so a
+    /// long search cannot grow past its memory.
+    pub max_nodes: usize,
 }
+
+/// The default cap on one MCTS tree: two million nodes, a few hundred MiB
+/// (each node keeps its untried moves and its children).
+pub const MAX_TREE_NODES: usize = 2_000_000;
 
 impl Default for MctsOptions {
     fn default() -> Self {
@@ -51,6 +59,7 @@ impl Default for MctsOptions {
             c: std::f64::consts::SQRT_2,
             seed: 1,
             threads: 1,
+            max_nodes: MAX_TREE_NODES,
         }
     }
 }
@@ -119,9 +128,21 @@ pub struct Mcts<G: Chance + Playouts> {
     c: f64,
     moves: Vec<G::Move>,
     outcomes: Vec<(G::Move, f64)>,
+    max_nodes: usize,
 }
 
 impl<G: Chance + Playouts> Mcts<G> {
+    /// The tree, capped at `max` nodes instead of [`MAX_TREE_NODES`].
+    pub fn with_max_nodes(mut self, max: usize) -> Self {
+        self.max_nodes = max.max(1);
+        self
+    }
+
+    /// Whether the tree holds its most nodes (and so grows no more).
+    pub fn is_full(&self) -> bool {
+        self.nodes.len() >= self.max_nodes
+    }
+
     /// A tree with only the root `state`.
     pub fn new(game: &G, state: &G::State, c: f64, seed: u64) -> Self {
         let mut t = Mcts {
@@ -131,6 +152,7 @@ impl<G: Chance + Playouts> Mcts<G> {
             c,
             moves: Vec::new(),
             outcomes: Vec::new(),
+            max_nodes: MAX_TREE_NODES,
         };
         t.nodes.push(Self::make_node(game, state, None, NONE, None));
         t
@@ -168,10 +190,11 @@ impl<G: Chance + Playouts> Mcts<G> {
         self.nodes.len()
     }
 
-    /// Runs `iterations` iterations (stopping early at `deadline`); returns how many ran.
+    /// Runs `iterations` iterations (stopping early at `deadline`, or once
+    /// the tree holds `max_nodes`); returns how many ran.
     pub fn run(&mut self, game: &G, iterations: u64, deadline: Option<Instant>) -> u64 {
         let mut done = 0;
-        while done < iterations {
+        while done < iterations && self.nodes.len() < self.max_nodes {
             // Look at the clock every 64 iterations: cheap, and often enough.
             if done % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
@@ -491,14 +514,15 @@ impl<G: Chance + Playouts> Grow<'_, G> {
         mut watch: Option<&mut Watch<'_, G::Move>>,
     ) -> TreeResult<G::Move> {
         let seed = self.options.seed.wrapping_add(i as u64);
-        let mut tree = Mcts::new(self.game, self.state, self.options.c, seed);
+        let mut tree = Mcts::new(self.game, self.state, self.options.c, seed)
+            .with_max_nodes(self.options.max_nodes);
         let mut done = 0;
         loop {
             let slice = Instant::now() + WATCH_EVERY;
             let until = self.deadline.map_or(slice, |d| d.min(slice));
             done += tree.run(self.game, share - done, Some(until));
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            if done >= share || late || self.halt.load(Ordering::Relaxed) {
+            if done >= share || late || tree.is_full() || self.halt.load(Ordering::Relaxed) {
                 break;
             }
             if let Some(w) = watch.as_mut()
@@ -610,9 +634,10 @@ impl<G: Chance + Playouts> MctsAgent<G> {
                 t.reroot(game, state);
                 t
             }
-            None => self
-                .tree
-                .insert(Mcts::new(game, state, self.options.c, self.options.seed)),
+            None => self.tree.insert(
+                Mcts::new(game, state, self.options.c, self.options.seed)
+                    .with_max_nodes(self.options.max_nodes),
+            ),
         };
         let done = tree.run(game, self.options.iterations.unwrap_or(u64::MAX), deadline);
         let moves = tree.root_moves();

@@ -25,7 +25,7 @@ use crate::score::{MaxScore, decode_score, encode_leaf};
 pub use alphabeta::{Budget, Engine, alphabeta};
 pub use expectimax::{ExpectOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
-pub use mcts::{MctsAgent, MctsMove, MctsOptions, MctsReport, mcts, mcts_watched};
+pub use mcts::{MAX_TREE_NODES, MctsAgent, MctsMove, MctsOptions, MctsReport, mcts, mcts_watched};
 pub use minimax::minimax;
 pub use nimber::{NimberAnalysis, NimberResult, Nimbers, analyze_nimbers, nimber};
 pub use score_search::{ScoreResult, Solved, score_search, solve_exact, solve_score};
