@@ -24,7 +24,7 @@ if [ "${PLY_SKIP_PYTHON:-}" = 1 ]; then
 else
   python3 -m venv target/py-venv
   target/py-venv/bin/pip install --quiet --disable-pip-version-check -r crates/ply-py/requirements-test.txt ./crates/ply-py
-  (cd crates/ply-py && RAY_USAGE_STATS_ENABLED=0 PLY_BIN="$PWD/../../target/release/ply" ../../target/py-venv/bin/python -m pytest -q tests examples)
+  (cd crates/ply-py && RAY_USAGE_STATS_ENABLED=0 PLY_BIN="$PWD/../../target/release/ply" ../../target/py-venv/bin/python -m pytest -q tests ../../examples/python)
 fi
 
 if [ "${PLY_SKIP_BROWSER:-}" = 1 ]; then
