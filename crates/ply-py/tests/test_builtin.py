@@ -39,6 +39,14 @@ CASES = [
     (("pig",), dict(position="35-20+3", params={"target": 40}, depth=4)),
     (("grundy",), dict(position="9", algo="nimber")),
     (("coinrow",), dict(algo="minimax")),
+    (("coinrow",), dict(position="5 8 +25/min", algo="alphabeta")),
+    (("primes",), dict(position="12 18", algo="alphabeta")),
+    (("hackenbush",), dict(position="(()(()))", algo="nimber")),
+    (("coloring",), dict(position="4:1-2,2-3,3-4", algo="alphabeta")),
+    (("divisor",), dict(position="12/min", algo="minimax")),
+    (("tree",), dict(position="((3 12 8) (2 4 6) (14 5 2))", algo="alphabeta")),
+    (("tictactoe",), dict(position="X../.O./...", params={"m": 3, "n": 3, "k": 3}, algo="id", depth=3)),
+    (("chess",), dict(position="startpos moves e2e4 e7e5", algo="alphabeta", depth=3)),
 ]
 
 
