@@ -875,6 +875,7 @@ fn parse_fen(fen: &str) -> Result<Board, ParseError> {
             fields.len()
         )));
     }
+    check_placement(fen, fields[0])?;
     let full = if fields.len() == 4 {
         format!("{fen} 0 1")
     } else {
@@ -902,6 +903,51 @@ fn parse_fen(fen: &str) -> Result<Board, ParseError> {
         }
     })
     .and_then(|board| standard_castling(fen, &fields, board))
+}
+
+/// The piece placement's shape, checked before cozy-chess reads it (it
+/// accepted a board of three ranks, then panicked looking for a king):
+/// eight ranks of eight squares, one king of each colour.
+fn check_placement(fen: &str, placement: &str) -> Result<(), ParseError> {
+    let col = fen.find(placement).unwrap_or(0) + 1;
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(ParseError::at(
+            col,
+            format!("the piece placement of FEN '{fen}' has {} ranks; a board has 8", ranks.len()),
+        ));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let mut width = 0u32;
+        for c in rank.chars() {
+            match c {
+                '1'..='8' => width += c as u32 - '0' as u32,
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => width += 1,
+                _ => {
+                    return Err(ParseError::at(
+                        col,
+                        format!("'{c}' in the piece placement of FEN '{fen}' is no piece (pnbrqk, PNBRQK) or count (1-8)"),
+                    ));
+                }
+            }
+        }
+        if width != 8 {
+            return Err(ParseError::at(
+                col,
+                format!("rank {} of FEN '{fen}' covers {width} squares, not 8", 8 - i),
+            ));
+        }
+    }
+    for (king, colour) in [('K', "White"), ('k', "Black")] {
+        let n = placement.chars().filter(|&c| c == king).count();
+        if n != 1 {
+            return Err(ParseError::at(
+                col,
+                format!("FEN '{fen}' has {n} {colour} kings; a position has one of each"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Castling rights as standard chess has them: the king on the e-file and
@@ -948,6 +994,23 @@ mod tests {
         let summary = conformance::check(&g, &cfg).unwrap();
         // Captures and promotions came up and were checked as legal moves.
         assert!(summary.noisy > 100, "{summary:?}");
+    }
+
+    /// Found by the notation fuzz target: cozy-chess read a board of three
+    /// ranks and panicked in move generation; the shape is checked first.
+    #[test]
+    fn a_board_of_the_wrong_shape_is_refused() {
+        let g = Chess::new();
+        for (fen, words) in [
+            ("8/pk6/K7 w - - 0   2", "has 3 ranks"),
+            ("8/pk7/K7/8/8/8/8/8 w - - 0 1", "rank 7 of FEN"),
+            ("8/p7/K7/8/8/8/8/8 w - - 0 1", "0 Black kings"),
+            ("8/pk6/K7/8/8/8/8/8x w - - 0 1", "'x' in the piece placement"),
+        ] {
+            let e = g.parse_position(fen).unwrap_err();
+            assert!(e.message.contains(words), "{fen}: {}", e.message);
+            assert_eq!(e.column, Some(1));
+        }
     }
 
     /// Found by the notation fuzz target: with castling rights and the king
