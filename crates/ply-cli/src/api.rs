@@ -293,7 +293,8 @@ pub fn stopped<T>(r: Result<T, CliError>, cancel: &Cancel) -> Result<T, CliError
 }
 
 /// Serialising any report to a JSON value, without naming its type.
-mod erased {
+pub mod erased {
+    /// Any report as a JSON value (for code that handles several report types alike).
     pub trait Json {
         fn value(&self) -> serde_json::Value;
     }

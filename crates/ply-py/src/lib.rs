@@ -18,6 +18,7 @@ use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use ply_cli::CliError;
+use ply_cli::api::erased::Json as ReportJson;
 use ply_cli::api::{self, Cancel};
 use ply_cli::args::Command;
 use ply_cli::commands::compare::{compare_report, disagreement};
@@ -117,7 +118,7 @@ fn search_game(
     let mut cancel = Cancel::new(Arc::clone(&game.failed), None, None);
     let spec = &PyGame::SPEC;
     let report: Result<Value, CliError> = (|| {
-        let json = |r: &dyn ErasedJson| r.value();
+        let json = |r: &dyn ReportJson| r.value();
         Ok(match &cli.command {
             Command::Solve(a) | Command::Analyze(a) => {
                 let plan = configure(&a.search, &game, &state, spec, SOLVE_TIME_MS)?;
@@ -161,17 +162,6 @@ fn search_game(
         return Err(e);
     }
     report.map(|v| v.to_string()).map_err(value_error)
-}
-
-/// Serialising any report, without naming its type.
-trait ErasedJson {
-    fn value(&self) -> Value;
-}
-
-impl<T: serde::Serialize> ErasedJson for T {
-    fn value(&self) -> Value {
-        serde_json::to_value(self).expect("reports always serialise")
-    }
 }
 
 /// The built-in games and the algorithms: what `ply list --json` prints.
