@@ -180,7 +180,8 @@ fn perft_and_list() {
             "primes",
             "hackenbush",
             "coloring",
-            "divisor"
+            "divisor",
+            "gomoku"
         ]
     );
     let algos: Vec<&str> = l["algorithms"]

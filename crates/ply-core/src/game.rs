@@ -240,6 +240,51 @@ pub trait EngineHooks: Game {
     fn is_repetition(&self, _state: &Self::State) -> bool {
         false
     }
+
+    /// Selective search: narrows `moves` (what a depth-limited node listed)
+    /// to those worth searching, keeping at least one. Unlike
+    /// [`Shortcuts::forced_moves`] this is a judgement, not a proof: of
+    /// gomoku's 225 points only those near the stones are worth a look, and
+    /// against an open three only the blocks and one's own fours. So it acts
+    /// only under a depth limit with `SearchOptions::selective`; exact
+    /// searches still see every move. Default: keeps them all.
+    fn select_moves(&self, _state: &Self::State, _moves: &mut Vec<Self::Move>) {}
+
+    /// Whether [`EngineHooks::threat_win`] is implemented.
+    const THREAT_SEARCH: bool = false;
+
+    /// Threat-space search: a proof that the player to move wins by moves
+    /// that each leave the opponent one reply (gomoku's victory by
+    /// continuous fours), found within `max_nodes` positions. Such wins
+    /// lie far beyond a full-width search's depth but cost little to find,
+    /// since the defender never branches. Engines try it at the root before
+    /// the main search (with `SearchOptions::shortcuts`). Default: none.
+    fn threat_win(&self, _state: &Self::State, _max_nodes: u64) -> ThreatSearch<Self::Move> {
+        ThreatSearch::default()
+    }
+}
+
+/// What a threat search ([`EngineHooks::threat_win`]) found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreatSearch<M> {
+    /// The winning line, both sides' moves from the root, the last one
+    /// winning; `None` when no forced win was found.
+    pub win: Option<Vec<M>>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Whether the search ran to its end: without a win, a proof that no
+    /// win of this kind exists; `false` when the budget ran out first.
+    pub complete: bool,
+}
+
+impl<M> Default for ThreatSearch<M> {
+    fn default() -> Self {
+        ThreatSearch {
+            win: None,
+            nodes: 0,
+            complete: false,
+        }
+    }
 }
 
 /// Chance: nature moves at some states (a die roll, a card dealt).

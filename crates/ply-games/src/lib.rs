@@ -26,4 +26,5 @@ ply_core::register_games!(
     hackenbush::Hackenbush,
     coloring::Coloring,
     divisor::Divisor,
+    gomoku::Gomoku,
 );

@@ -332,6 +332,7 @@ struct Features {
     pvs: bool,
     tt_exact_depth: bool,
     shortcuts: bool,
+    selective: bool,
 }
 
 impl Features {
@@ -355,6 +356,7 @@ impl Features {
             pvs: o.pvs,
             tt_exact_depth: o.tt_exact_depth,
             shortcuts: o.shortcuts,
+            selective: o.selective && limited,
         }
     }
 }
@@ -808,11 +810,19 @@ where
     #[inline]
     fn list_moves(&self, state: &G::State, moves: &mut Vec<G::Move>) -> Option<MaxScore> {
         if self.f.shortcuts {
-            self.game.forced_moves(state, moves)
+            let lost = self.game.forced_moves(state, moves);
+            if lost.is_some() {
+                return lost;
+            }
         } else {
             self.game.legal_moves(state, moves);
-            None
         }
+        // Step 7b. Selective search: under a depth limit, only the moves
+        // the game judges worth a look.
+        if LIMITED && self.f.selective {
+            self.game.select_moves(state, moves);
+        }
+        None
     }
 
     /// Step 8: the value cannot leave the game's exact bounds, so the
@@ -1167,11 +1177,26 @@ where
             self.observer.leaf(ply, v, terminal);
             return Ok((v.for_player(player), terminal));
         }
+        // Solver shortcut: a move that wins at once ends the line here too.
+        if self.f.shortcuts
+            && let Some((_, raw)) = game.immediate_win(state)
+        {
+            let v = self.scoring.decided(raw, ply + 1);
+            self.observer.leaf(ply, v, true);
+            return Ok((v.for_player(player), true));
+        }
         let p = ply as usize;
         let mut moves = self.take_moves(p);
         let mut best = MoverScore::NEG_INF;
         if game.in_check(state) {
-            game.legal_moves(state, &mut moves);
+            // No standing pat: every reply the node would list is searched
+            // (with the shortcuts, only those that do not lose at once).
+            if let Some(raw) = self.list_moves(state, &mut moves) {
+                self.engine.stack[p].moves = moves;
+                let v = self.scoring.decided(raw, ply + 2);
+                self.observer.leaf(ply, v, true);
+                return Ok((v.for_player(player), true));
+            }
         } else {
             let stand = self.scoring.leaf(game, state, false, ply);
             self.observer.leaf(ply, stand, false);

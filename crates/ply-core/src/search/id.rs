@@ -69,6 +69,9 @@ pub fn iterate<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
 ) -> Result<Outcome<G::Move>, SearchError> {
     refuse_chance(game, state)?;
+    if let Some(outcome) = threat_first(engine, game, state, on_iteration) {
+        return Ok(outcome);
+    }
     let threads = engine.options().threads;
     let depth = engine.options().depth;
     with_helpers(
@@ -91,6 +94,58 @@ pub fn iterate<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         },
     )
     .0
+}
+
+/// The threat search's budget per millisecond of the search's time
+/// limit, and in all: it must leave the main search most of the time.
+const THREAT_NODES_PER_MS: u64 = 200;
+const THREAT_NODES: u64 = 1_000_000;
+
+/// Before the main search, with the solver shortcuts: a forced win by
+/// threats ([`EngineHooks::threat_win`]) ends the search at once, with the
+/// winning line as its principal variation. It finds wins far deeper than
+/// the main search reaches, and costs little when there is none.
+fn threat_first<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+    engine: &mut Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+) -> Option<Outcome<G::Move>> {
+    let options = *engine.options();
+    if !G::THREAT_SEARCH || !options.shortcuts || game.is_terminal(state) {
+        return None;
+    }
+    let start = Instant::now();
+    let budget = options.time_limit.map_or(THREAT_NODES, |t| {
+        (t.as_millis() as u64 * THREAT_NODES_PER_MS).clamp(1_000, THREAT_NODES)
+    });
+    let found = game.threat_win(state, budget);
+    engine.nodes += found.nodes;
+    let line = found.win?;
+    let mut end = state.clone();
+    for &mv in &line {
+        end = game.play(&end, mv);
+    }
+    if !game.is_terminal(&end) {
+        debug_assert!(false, "a threat search's line must end the game");
+        return None;
+    }
+    let plies = line.len() as u32;
+    let outcome = Outcome {
+        value: game.utility(&end),
+        best_move: line.first().copied(),
+        pv: line,
+        distance: options.fast_win.then_some(plies),
+        proven: true,
+    };
+    on_iteration(&Iteration {
+        depth: plies,
+        outcome: outcome.clone(),
+        nodes: found.nodes,
+        seldepth: plies,
+        elapsed: start.elapsed(),
+    });
+    Some(outcome)
 }
 
 fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(

@@ -155,6 +155,10 @@ pub struct SearchOptions {
     /// hard limit is `time_limit`); `None`: half the time limit. A move
     /// whose best choice keeps changing gets up to twice this.
     pub soft_time_limit: Option<Duration>,
+    /// Selective search: under a depth limit, search only the moves
+    /// [`EngineHooks::select_moves`](crate::game::EngineHooks::select_moves)
+    /// keeps (no effect for games that keep them all).
+    pub selective: bool,
 }
 
 impl SearchOptions {
@@ -187,6 +191,7 @@ impl SearchOptions {
             aspiration: true,
             futility: true,
             repetition: true,
+            selective: true,
             ..Self::default()
         }
     }
@@ -266,6 +271,9 @@ pub fn describe(algorithm: Algorithm, o: &SearchOptions) -> String {
     }
     if o.futility {
         parts.push("futility".into());
+    }
+    if o.selective {
+        parts.push("selective".into());
     }
     parts.join("+")
 }
