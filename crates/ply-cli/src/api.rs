@@ -22,7 +22,7 @@ use crate::CliError;
 use crate::args::{Cli, Command};
 use crate::commands::compare::{compare_report, disagreement};
 use crate::commands::explore::{count_report, perft_report};
-use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report};
+use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
 use crate::commands::trace::{trace_report, trace_state};
 use crate::commands::{Plan, configure};
 use crate::output::{params, setup};
@@ -56,6 +56,8 @@ pub struct Request {
     pub max_positions: Option<u64>,
     /// For a trace: a tree written out (instead of a game and position).
     pub tree: Option<String>,
+    /// For a solve: the game's threat search alone (gomoku's VCF).
+    pub vcf: Option<bool>,
 }
 
 impl Request {
@@ -106,6 +108,7 @@ impl Request {
             ("star1", self.star1),
             ("weak", self.weak),
             ("divide", self.divide),
+            ("vcf", self.vcf),
         ] {
             if on == Some(true) {
                 v.push(format!("--{name}"));
@@ -225,6 +228,11 @@ impl GameVisitor for Run {
                     Some(max) => within(plan, max),
                     None => plan,
                 };
+                if let Command::Solve(a) = &command
+                    && a.vcf
+                {
+                    return Ok(json(&threat_report(spec.name, &game, &state)?));
+                }
                 if matches!(command, Command::Solve(_)) {
                     let r = solve_report(spec.name, &game, &state, &plan, true, &mut cancel);
                     Ok(json(&stopped(r, &cancel)?))

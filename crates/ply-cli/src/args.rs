@@ -149,6 +149,10 @@ pub struct SolveArgs {
     /// `moves score nodes microseconds` a line, then a summary.
     #[arg(long, value_name = "FILE")]
     pub batch: Option<std::path::PathBuf>,
+    /// Run only the game's threat search (gomoku: victory by continuous
+    /// fours, VCF) and print the winning line, or that there is none.
+    #[arg(long, conflicts_with = "batch")]
+    pub vcf: bool,
 }
 
 #[derive(Args, Debug)]

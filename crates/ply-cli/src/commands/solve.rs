@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 use ply_core::observe::{NoObserver, Observer, Stats};
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::report::{
-    AnalyzeReport, BatchLine, BatchSummary, Header, SolveReport, StatsReport, mcts_moves,
+    AnalyzeReport, BatchLine, BatchSummary, Header, SolveReport, StatsReport, ThreatReport,
+    mcts_moves,
 };
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{
@@ -288,6 +289,32 @@ pub fn analyze_report<G: Notation + Searchable, X: Observer>(
     })
 }
 
+/// The threat search's budget for `solve --vcf`.
+pub const VCF_NODES: u64 = 20_000_000;
+
+/// `solve --vcf`: the game's threat search alone, or an error naming the
+/// games that have one.
+pub fn threat_report<G: Notation + Searchable>(
+    name: &str,
+    game: &G,
+    state: &G::State,
+) -> Result<ThreatReport, CliError> {
+    if !G::THREAT_SEARCH {
+        return Err(CliError::input(format!(
+            "{name} has no threat search: --vcf is for gomoku"
+        )));
+    }
+    let start = Instant::now();
+    let found = game.threat_win(state, VCF_NODES);
+    Ok(ThreatReport::new(
+        name,
+        game,
+        state,
+        &found,
+        start.elapsed(),
+    ))
+}
+
 struct Solve<'a>(&'a SolveArgs);
 
 impl GameVisitor for Solve<'_> {
@@ -295,6 +322,10 @@ impl GameVisitor for Solve<'_> {
     fn visit<G: Registered>(self, game: G, info: &'static GameSpec) -> CliResult {
         let a = self.0;
         let state = setup(&game, &a.game)?;
+        if a.vcf {
+            emit(&threat_report(info.name, &game, &state)?, a.game.json);
+            return Ok(());
+        }
         let plan = configure(&a.search, &game, &state, info, SOLVE_TIME_MS)?;
         if let Some(path) = &a.batch {
             let Plan::Score { options, weak } = plan else {
