@@ -234,8 +234,9 @@ impl<M: Copy + Eq> Engine<M> {
         line.extend_from_slice(&tail[0].pv);
     }
 
-    /// The best line from the root of the last search.
-    fn root_line(&self) -> Vec<M> {
+    /// The best line from the root of the last search (as far as it got,
+    /// if it was stopped: the move may be from an older search).
+    pub(crate) fn root_line(&self) -> Vec<M> {
         self.stack.first().map_or(Vec::new(), |f| f.pv.clone())
     }
 
@@ -786,6 +787,14 @@ where
             }
             None => self.f.shortcuts,
         };
+        // Step 7b. Selective search: under a depth limit, only the moves
+        // the game judges worth a look. A judgement, not a proof: a node
+        // that lost moves this way proves nothing unless a move cuts it off.
+        let listed = moves.len();
+        if LIMITED && self.f.selective {
+            self.game.select_moves(state, moves);
+        }
+        let dropped = moves.len() < listed;
         // Step 8. The window narrowed to what the game proves possible.
         let (alpha, beta) = match self.exact_window(state, at, narrowed, alpha, beta) {
             Ok(window) => window,
@@ -796,7 +805,11 @@ where
         self.order(state, moves, at.ply as usize, tt_move);
         // Step 10. The moves searched.
         let filtered = narrowed && G::FORCED_MOVES_PREVENT_WINS;
-        let best = self.move_loop(state, node, moves, tt_move, filtered, alpha, beta)?;
+        let mut best = self.move_loop(state, node, moves, tt_move, filtered, alpha, beta)?;
+        let won = is_decided(best.value.0) && best.value.0 > 0;
+        if dropped && best.value < beta && !won {
+            best.proven = false;
+        }
         // Step 11. The result remembered.
         self.store(at, &best, beta);
         Ok((best.value, best.proven))
@@ -816,11 +829,6 @@ where
             }
         } else {
             self.game.legal_moves(state, moves);
-        }
-        // Step 7b. Selective search: under a depth limit, only the moves
-        // the game judges worth a look.
-        if LIMITED && self.f.selective {
-            self.game.select_moves(state, moves);
         }
         None
     }

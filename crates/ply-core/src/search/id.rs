@@ -176,9 +176,15 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         .or(G::TUNING.aspiration_width)
         .filter(|_| options.aspiration);
     loop {
-        // Depth 1 always runs to the end, so there is always a move.
+        // Depth 1 runs to the end unless the clock's hard limit passes (or
+        // `stop`), so there is always a move: its best so far, or the first
+        // in the game's order (a pathological position must not lose on time).
         let budget = if best.is_none() {
-            Budget::default()
+            Budget {
+                deadline,
+                nodes: None,
+                stop,
+            }
         } else {
             Budget {
                 deadline,
@@ -196,7 +202,11 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         let outcome = match found {
             Ok(outcome) => outcome,
             // Out of budget: the last completed iteration stands.
-            Err(SearchError::Stopped) => break,
+            Err(SearchError::Stopped) if best.is_some() => break,
+            Err(SearchError::Stopped) => {
+                best = Some(fallback(engine, game, state));
+                break;
+            }
             Err(e) => return Err(e),
         };
         let proven = outcome.proven;
@@ -232,6 +242,34 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         depth += 1;
     }
     Ok(best.expect("depth 1 always completes"))
+}
+
+/// A move when even depth 1 ran out of time: the interrupted search's best
+/// so far if it is legal here, else the first move in the game's order.
+fn fallback<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+    engine: &Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+) -> Outcome<G::Move> {
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    let best = match engine.root_line().first() {
+        Some(m) if moves.contains(m) => Some(*m),
+        _ => {
+            if engine.options().selective {
+                game.select_moves(state, &mut moves);
+            }
+            game.order_moves(state, &mut moves);
+            moves.first().copied()
+        }
+    };
+    Outcome {
+        value: game.evaluate(state),
+        best_move: best,
+        pv: best.into_iter().collect(),
+        distance: None,
+        proven: false,
+    }
 }
 
 /// One iteration with an aspiration window: `width` either side of the

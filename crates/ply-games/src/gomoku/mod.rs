@@ -80,6 +80,9 @@ pub struct Position {
     near: [u8; MAX_CELLS],
     /// For each colour, how many (empty point, direction) pairs have each level.
     counts: [[u16; LEVELS]; 2],
+    /// For each colour, the sum over empty points of what a stone there
+    /// would make on its four lines together ([`point_value`]).
+    values: [i32; 2],
     stones: u16,
     key: u64,
     /// 0 while nobody has five; 1 black, 2 white.
@@ -171,10 +174,43 @@ impl fmt::Debug for Gomoku {
     }
 }
 
-/// Evaluation weights, per (point, direction) of each level: the player to
-/// move's chances (who plays next) weigh more than the opponent's.
+/// Move-ordering weights, per direction of each level: the player to
+/// move's own chances weigh more than the opponent's it would block.
 const ATTACK: [i32; LEVELS] = [0, 1, 3, 6, 14, 18, 70, 80, 300, 0];
 const DEFENCE: [i32; LEVELS] = [0, 1, 2, 5, 10, 14, 45, 55, 200, 0];
+/// What a point is worth to a colour, from the levels a stone there makes
+/// on its four lines: a point that wins (an open four, two fours), a
+/// four-three or a double three at once, else the lines' worth added up.
+/// Fives are left to the search, which plays or blocks them at once.
+#[inline(always)]
+fn point_value(code: [u8; 4], colour: usize) -> i32 {
+    let (mut fours, mut open_fours, mut threes, mut sum) = (0, 0, 0, 0);
+    for c in code {
+        let l = (c >> (4 * colour)) & 15;
+        fours += i32::from(l == B4);
+        open_fours += i32::from(l == F4);
+        threes += i32::from(l == F3);
+        sum += LINE_VALUE[l as usize];
+    }
+    if open_fours > 0 || fours >= 2 {
+        WINNING_POINT
+    } else if fours > 0 && threes > 0 {
+        FOUR_THREE_POINT
+    } else if threes >= 2 {
+        DOUBLE_THREE_POINT
+    } else {
+        sum
+    }
+}
+
+/// A line's worth at a point, by the level a stone there makes.
+const LINE_VALUE: [i32; LEVELS] = [0, 1, 2, 4, 10, 12, 40, 45, 0, 0];
+const WINNING_POINT: i32 = 800;
+const FOUR_THREE_POINT: i32 = 500;
+const DOUBLE_THREE_POINT: i32 = 300;
+/// The player to move's values count this many quarters.
+const TEMPO: i32 = 5;
+
 /// Evaluations of positions one move from decided.
 const WIN_NEXT: i32 = 50_000;
 const WIN_SOON: i32 = 20_000;
@@ -229,6 +265,7 @@ impl Gomoku {
                 codes: [[0; 4]; MAX_CELLS],
                 near: [0; MAX_CELLS],
                 counts: [[0; LEVELS]; 2],
+                values: [0; 2],
                 stones: 0,
                 key: 0,
                 winner: 0,
@@ -271,7 +308,7 @@ impl Gomoku {
         self.table.level(black) | self.table.level(white) << 4
     }
 
-    /// Sets `p`'s code along `d`, keeping the counts in step.
+    /// Sets `p`'s code along `d`, keeping the counts and values in step.
     #[inline(always)]
     fn set_code(s: &mut Position, p: usize, d: usize, new: u8) {
         let old = s.codes[p][d];
@@ -280,7 +317,13 @@ impl Gomoku {
             s.counts[WHITE][(old >> 4) as usize] -= 1;
             s.counts[BLACK][(new & 15) as usize] += 1;
             s.counts[WHITE][(new >> 4) as usize] += 1;
+            for c in [BLACK, WHITE] {
+                s.values[c] -= point_value(s.codes[p], c);
+            }
             s.codes[p][d] = new;
+            for c in [BLACK, WHITE] {
+                s.values[c] += point_value(s.codes[p], c);
+            }
         }
     }
 
@@ -291,6 +334,7 @@ impl Gomoku {
         s.codes = [[0; 4]; MAX_CELLS];
         s.near = [0; MAX_CELLS];
         s.counts = [[0; LEVELS]; 2];
+        s.values = [0; 2];
         for p in 0..self.cells() {
             if s.order[p] == 0 {
                 for d in 0..4 {
@@ -298,6 +342,9 @@ impl Gomoku {
                     s.codes[p][d] = code;
                     s.counts[BLACK][(code & 15) as usize] += 1;
                     s.counts[WHITE][(code >> 4) as usize] += 1;
+                }
+                for c in [BLACK, WHITE] {
+                    s.values[c] += point_value(s.codes[p], c);
                 }
             } else {
                 for &q in &self.around[p] {
@@ -310,6 +357,7 @@ impl Gomoku {
     /// The codes, counts and neighbourhoods of `a` and `b` agree (for tests).
     pub fn same_patterns(&self, a: &Position, b: &Position) -> bool {
         a.counts == b.counts
+            && a.values == b.values
             && (0..self.cells()).all(|p| a.codes[p] == b.codes[p] && a.near[p] == b.near[p])
     }
 
@@ -553,12 +601,8 @@ impl Evaluation for Gomoku {
         } else if mine(F4) > 0 && theirs(F5) == 0 {
             WIN_SOON
         } else {
-            (0..LEVELS)
-                .map(|l| ATTACK[l] * i32::from(s.counts[me][l]))
-                .sum::<i32>()
-                - (0..LEVELS)
-                    .map(|l| DEFENCE[l] * i32::from(s.counts[them][l]))
-                    .sum::<i32>()
+            // The player to move gets to use its chances first.
+            (s.values[me] * TEMPO - s.values[them] * 4) / 4
         };
         MaxScore(if me == BLACK { v } else { -v })
     }
@@ -612,16 +656,24 @@ impl EngineHooks for Gomoku {
         aspiration_width: Some(60),
     };
 
-    /// Quiescence: the moves that make a four (or five), so a line of
-    /// fours (each answered by its one block) is played out past the horizon.
+    /// Quiescence: the fours that threaten to win outright (an open four,
+    /// a double four, a four-three), each answered by its one block, so a
+    /// winning attack is played out past the horizon. Plain fours are left
+    /// to the VCF search: every side has several, and trying them all in
+    /// every quiescence node grows the tree factorially.
     fn noisy_moves(&self, s: &Position, moves: &mut Vec<Point>) -> bool {
         let me = s.mover();
-        if s.counts[me][B4 as usize] + s.counts[me][F4 as usize] + s.counts[me][F5 as usize] == 0 {
+        if s.counts[me][B4 as usize] + s.counts[me][F4 as usize] == 0 {
             return true;
         }
         moves.extend(
             (0..self.cells())
-                .filter(|&p| s.order[p] == 0 && s.near[p] > 0 && s.best_level(p, me) >= B4)
+                .filter(|&p| {
+                    s.order[p] == 0
+                        && s.near[p] > 0
+                        && s.best_level(p, me) >= B4
+                        && point_value(s.codes[p], me) >= FOUR_THREE_POINT
+                })
                 .map(|p| p as Point),
         );
         true
