@@ -35,6 +35,9 @@ pub enum Command {
     Perft(PerftArgs),
     /// Speak the Universal Chess Interface on stdin/stdout (for chess GUIs).
     Uci(UciArgs),
+    /// Speak the Gomocup (Piskvork) brain protocol on stdin/stdout, for
+    /// gomoku managers; a copy or link of ply named pbrain-ply starts so.
+    Gomocup,
     /// Serve the searches over HTTP: the CLI's JSON at /api/... (see the README).
     Serve(ServeArgs),
 }

@@ -27,7 +27,13 @@ const STACK_BYTES: usize = 1 << 30;
 
 fn main() -> ExitCode {
     quiet_broken_pipe();
-    let cli = Cli::parse();
+    let cli = if started_as_brain() {
+        Cli {
+            command: Command::Gomocup,
+        }
+    } else {
+        Cli::parse()
+    };
     let worker = std::thread::Builder::new()
         .name("ply".into())
         .stack_size(STACK_BYTES)
@@ -42,6 +48,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// Gomocup managers run brains whose file name starts with `pbrain-`,
+/// without arguments: `pbrain-ply` (a copy or link of ply) speaks the
+/// protocol at once.
+fn started_as_brain() -> bool {
+    std::env::args_os()
+        .next()
+        .and_then(|a| {
+            std::path::Path::new(&a)
+                .file_name()
+                .map(|f| f.to_string_lossy().starts_with("pbrain-"))
+        })
+        .unwrap_or(false)
+}
+
 fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::List(a) => commands::list::run(&a),
@@ -54,6 +74,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Count(a) => commands::explore::run_count(&a),
         Command::Perft(a) => commands::explore::run_perft(&a),
         Command::Uci(a) => commands::uci::run(&a),
+        Command::Gomocup => commands::gomocup::run(),
         Command::Serve(a) => commands::serve::run(&a),
     };
     match result {

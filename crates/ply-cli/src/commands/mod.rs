@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod explore;
+pub mod gomocup;
 pub mod list;
 pub mod play;
 pub mod serve;
