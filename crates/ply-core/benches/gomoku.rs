@@ -17,7 +17,13 @@ use ply_core::search::iterative_deepening;
 use ply_games::Gomoku;
 
 /// Random positions: `count` games of `min` to `min + span - 1` stones near the centre.
-fn positions(g: &Gomoku, count: usize, seed: u64, min: u64, span: u64) -> Vec<<Gomoku as Game>::State> {
+fn positions(
+    g: &Gomoku,
+    count: usize,
+    seed: u64,
+    min: u64,
+    span: u64,
+) -> Vec<<Gomoku as Game>::State> {
     let mut x = seed;
     let mut next = move |m: u64| {
         x ^= x << 13;

@@ -25,7 +25,7 @@ use ply_games::gomoku::Point;
 use crate::CliResult;
 
 /// Time kept back on every move for the manager and the operating system.
-const OVERHEAD_MS: u64 = 60;
+const OVERHEAD_MS: u64 = 100;
 /// The least a search is given, however short the clock.
 const MIN_MOVE_MS: u64 = 5;
 /// The share of the match clock one move may use.
@@ -149,6 +149,18 @@ impl Session {
         reply
     }
 
+    /// Panics unless the moves so far make a legal game: what the fuzz
+    /// target checks after every line.
+    pub fn check_moves(&self) {
+        if let Some(g) = &self.game {
+            assert!(
+                g.from_moves(&self.moves).is_ok(),
+                "an illegal move sequence: {:?}",
+                self.moves
+            );
+        }
+    }
+
     /// `START n`: a new game on an n×n board.
     fn start(&mut self, size: &str, what: &str, out: &mut Vec<String>) {
         let Ok(n) = size.parse::<usize>() else {
@@ -165,11 +177,22 @@ impl Session {
         }
     }
 
-    /// An empty board and a fresh table.
+    /// An empty board and a fresh table, made now: allocating a table of
+    /// tens of MiB takes milliseconds the first move should not pay.
     fn new_game(&mut self) {
         self.moves.clear();
         self.board = None;
         self.engine = None;
+        self.engine = self.fresh_engine();
+    }
+
+    /// An engine for the current board and memory allowance.
+    fn fresh_engine(&self) -> Option<Engine<Point>> {
+        let options = SearchOptions {
+            tt_mb: self.tt_mb,
+            ..SearchOptions::engine()
+        };
+        self.game.as_ref().map(|g| Engine::new(g, &options))
     }
 
     /// Whether a board exists; says so if not.
@@ -306,6 +329,7 @@ impl Session {
                 if mb != self.tt_mb {
                     self.tt_mb = mb;
                     self.engine = None;
+                    self.engine = self.fresh_engine();
                 }
             }
             ("rule", Ok(bits)) => {
@@ -322,6 +346,7 @@ impl Session {
                         // The same board under the new rule.
                         self.game = Gomoku::new(g.size(), exact).ok();
                         self.engine = None;
+                        self.engine = self.fresh_engine();
                     }
                 }
             }
@@ -370,13 +395,9 @@ impl Session {
         if game.is_terminal(&s) {
             return out.push("ERROR the game is over".into());
         }
-        let mut engine = self.engine.take().unwrap_or_else(|| {
-            let options = SearchOptions {
-                tt_mb: self.tt_mb,
-                ..SearchOptions::engine()
-            };
-            Engine::new(game, &options)
-        });
+        let Some(mut engine) = self.engine.take().or_else(|| self.fresh_engine()) else {
+            return out.push("ERROR no board yet: send START first".into());
+        };
         let (hard, soft) = self.budget();
         engine.set_limits(None, Some(hard), Some(soft), None);
         let mut last = None;
