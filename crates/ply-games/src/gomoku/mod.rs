@@ -209,7 +209,7 @@ const WINNING_POINT: i32 = 800;
 const FOUR_THREE_POINT: i32 = 500;
 const DOUBLE_THREE_POINT: i32 = 300;
 /// The player to move's values count this many quarters.
-const TEMPO: i32 = 4;
+const TEMPO: i32 = 5;
 
 /// Evaluations of positions one move from decided.
 const WIN_NEXT: i32 = 50_000;
