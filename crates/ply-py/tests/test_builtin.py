@@ -47,7 +47,19 @@ CASES = [
     (("tree",), dict(position="((3 12 8) (2 4 6) (14 5 2))", algo="alphabeta")),
     (("tictactoe",), dict(position="X../.O./...", params={"m": 3, "n": 3, "k": 3}, algo="id", depth=3)),
     (("chess",), dict(position="startpos moves e2e4 e7e5", algo="alphabeta", depth=3)),
+    (("gomoku",), dict(position="h8 i9 h9", algo="id", depth=3)),
+    (("gomoku",), dict(position="h8 i9", params={"size": 9, "rule": "standard"}, algo="id", depth=2)),
 ]
+
+
+def test_gomoku_vcf_is_the_clis_json():
+    position = "e8 d8 f8 h4 g8 a1 h5 c1 h6 e1 h7 o15"
+    got = ply.solve("gomoku", position, vcf=True)
+    want = cli("solve", "gomoku", "-p", position, "--vcf")
+    for report in (got, want):
+        report.pop("time_ms")
+    assert got == want
+    assert got["complete"] and got["vcf"][0] == "h8" and len(got["vcf"]) == 3
 
 
 def flags(kw):

@@ -103,6 +103,7 @@ def solve(
     iterations: Optional[int] = None,
     star1: bool = False,
     weak: bool = False,
+    vcf: bool = False,
 ) -> Report:
     """The value of a position, the best move, the principal variation and what the search cost.
 
@@ -117,7 +118,9 @@ def solve(
     scores the horizon), ``time_ms`` bounds iterative deepening and MCTS,
     ``tt_mb``, ``order``, ``pvs``, ``fast_win`` add engine features to
     alpha-beta (a table needs hashable states or ``key(state)``),
-    ``seed`` and ``iterations`` are MCTS's.
+    ``seed`` and ``iterations`` are MCTS's. ``vcf=True`` runs only the
+    game's threat search (gomoku: a victory by continuous fours), returning
+    ``vcf`` (the winning line, or ``None``) and ``complete``.
 
     Returns the dict ``ply solve ... --json`` prints: ``value`` (MAX's
     view), ``best_move``, ``pv``, ``stats`` (``nodes``, ``leaves``, ...).
@@ -129,7 +132,7 @@ def solve(
     """
     kw = dict(position=position, moves=moves, params=params, algo=algo, depth=depth, time_ms=time_ms,
               tt_mb=tt_mb, order=order, pvs=pvs, fast_win=fast_win, seed=seed, iterations=iterations,
-              star1=star1, weak=weak)
+              star1=star1, weak=weak, vcf=vcf)
     if isinstance(game, str):
         if state is not None:
             raise ValueError("state= is for games written in Python; give a built-in game's position=")
