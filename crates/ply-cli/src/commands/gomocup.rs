@@ -24,7 +24,8 @@ use ply_games::gomoku::Point;
 
 use crate::CliResult;
 
-/// Time kept back on every move for the manager and the operating system.
+/// Time kept back on every move for the manager and the operating system
+/// (less on turns under half a second).
 const OVERHEAD_MS: u64 = 100;
 /// The least a search is given, however short the clock.
 const MIN_MOVE_MS: u64 = 5;
@@ -374,7 +375,9 @@ impl Session {
     /// The time this move may take: the turn's limit, a share of what is
     /// left of the match, less the overhead; `(hard, soft)`.
     fn budget(&self) -> (Duration, Duration) {
-        let mut ms = self.timeout_turn.saturating_sub(OVERHEAD_MS);
+        // A fifth of a short turn at most: a 50 ms turn keeps 10 ms back.
+        let overhead = OVERHEAD_MS.min(self.timeout_turn / 5);
+        let mut ms = self.timeout_turn.saturating_sub(overhead);
         if let Some(left) = self.time_left.filter(|_| self.timeout_match > 0) {
             ms = ms.min(left.saturating_sub(OVERHEAD_MS) / MATCH_SHARE);
         }
@@ -487,4 +490,33 @@ pub fn run() -> CliResult {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hard_ms(lines: &[&str]) -> u128 {
+        let mut s = Session::new();
+        for l in lines {
+            s.handle(l);
+        }
+        s.budget().0.as_millis()
+    }
+
+    #[test]
+    fn the_budget_keeps_to_the_turn_and_the_match_clock() {
+        // 100 ms kept back on a 1 s turn, a fifth of a short one.
+        assert_eq!(hard_ms(&["INFO timeout_turn 1000"]), 900);
+        assert_eq!(hard_ms(&["INFO timeout_turn 50"]), 40);
+        // The match clock, when it binds: a twelfth of what is left.
+        let clock = [
+            "INFO timeout_turn 1000",
+            "INFO timeout_match 60000",
+            "INFO time_left 2500",
+        ];
+        assert_eq!(hard_ms(&clock), 200);
+        // Never nothing at all.
+        assert_eq!(hard_ms(&["INFO timeout_turn 0"]), u128::from(MIN_MOVE_MS));
+    }
 }
