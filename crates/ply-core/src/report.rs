@@ -1667,16 +1667,7 @@ impl ThreatReport {
         found: &crate::game::ThreatSearch<G::Move>,
         elapsed: Duration,
     ) -> Self {
-        let vcf = found.win.as_ref().map(|line| {
-            let mut s = state.clone();
-            line.iter()
-                .map(|&m| {
-                    let text = game.format_move(&s, m);
-                    s = game.play(&s, m);
-                    text
-                })
-                .collect()
-        });
+        let vcf = found.win.as_ref().map(|moves| line(game, state, moves));
         ThreatReport {
             header: Header::new(name, game, state, "vcf".into()),
             vcf,

@@ -15,14 +15,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use ply_core::Game;
 use ply_core::observe::NoObserver;
 use ply_core::search::id::iterate;
 use ply_core::search::{DEFAULT_TT_MB, Engine, Iteration, SearchOptions};
-use ply_core::{Game, Notation};
 use ply_games::Gomoku;
 use ply_games::gomoku::Point;
 
 use crate::CliResult;
+use crate::output::line_text;
 
 /// Time kept back on every move for the manager and the operating system
 /// (less on turns under half a second).
@@ -439,23 +440,12 @@ fn message(game: &Gomoku, s: &ply_games::gomoku::Position, it: &Iteration<Point>
         Some(d) if v < 0 => format!("loss in {}", d / 2),
         _ => format!("eval {v}"),
     };
-    let mut pos = s.clone();
-    let pv: Vec<String> = it
-        .outcome
-        .pv
-        .iter()
-        .map(|&m| {
-            let text = game.format_move(&pos, m);
-            pos = game.play(&pos, m);
-            text
-        })
-        .collect();
     format!(
         "MESSAGE depth {} {score} nodes {} time {} ms pv {}",
         it.depth,
         it.nodes,
         it.elapsed.as_millis(),
-        pv.join(" ")
+        line_text(game, s, &it.outcome.pv)
     )
 }
 

@@ -24,6 +24,7 @@ use ply_games::chess::ChessState;
 
 use crate::CliResult;
 use crate::args::UciArgs;
+use crate::output::line_text;
 
 type Move = cozy_chess::Move;
 
@@ -427,12 +428,6 @@ fn search(
         &mut |it: &Iteration<Move>| {
             let ms = it.elapsed.as_millis().max(1);
             let nps = u128::from(it.nodes) * 1000 / ms;
-            let mut s = state.clone();
-            let mut pv = Vec::new();
-            for &m in &it.outcome.pv {
-                pv.push(game.format_move(&s, m));
-                s = game.play(&s, m);
-            }
             send(&format!(
                 "info depth {} seldepth {} score {} nodes {} nps {nps} time {} pv {}",
                 it.depth,
@@ -440,7 +435,7 @@ fn search(
                 uci_score(game, state, it),
                 it.nodes,
                 it.elapsed.as_millis(),
-                pv.join(" ")
+                line_text(game, state, &it.outcome.pv)
             ));
         },
     );
