@@ -201,26 +201,34 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session with a table of `hash_mb` MiB.
+    /// A session with a table of `hash_mb` MiB, made when first needed.
     pub fn new(hash_mb: usize) -> Self {
         let game = Arc::new(Chess::new());
-        let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
         Session {
-            engine: Some(Engine::new(&*game, &engine_options(hash_mb, 1))),
+            engine: None,
             state: game.initial_state(),
             game,
-            hash_mb,
+            hash_mb: hash_mb.clamp(1, MAX_HASH_MB),
             threads: 1,
             running: None,
         }
     }
 
-    /// A fresh engine with the current settings.
-    fn renew(&mut self) {
-        self.engine = Some(Engine::new(
-            &*self.game,
-            &engine_options(self.hash_mb, self.threads),
-        ));
+    /// The engine, made now if there is none. The table is allocated at
+    /// the first `isready` or `go`, not at start: a GUI sets `Hash` first,
+    /// and a table made before that would be thrown away, after raising
+    /// the process's peak memory by the default size.
+    fn engine(&mut self) -> Engine<Move> {
+        self.engine.take().unwrap_or_else(|| {
+            Engine::new(&*self.game, &engine_options(self.hash_mb, self.threads))
+        })
+    }
+
+    /// The size of the table the next search uses, in bytes, if it is made
+    /// (for tests of the memory budget).
+    pub fn table_bytes(&self) -> Option<usize> {
+        let table = self.engine.as_ref()?.table()?;
+        Some(table.bytes())
     }
 
     /// Waits for a running search to end (after `stop`, or by itself) and
@@ -265,7 +273,15 @@ impl Session {
                 ));
                 send("uciok");
             }
-            "isready" => send("readyok"),
+            "isready" => {
+                // The GUI waits here for slow setup: make the table now (but
+                // not while a search holds the engine).
+                if self.running.is_none() {
+                    let e = self.engine();
+                    self.engine = Some(e);
+                }
+                send("readyok");
+            }
             "debug" | "ponderhit" | "register" => {}
             "ucinewgame" => {
                 self.finish(true);
@@ -319,7 +335,9 @@ impl Session {
         match value.parse::<usize>() {
             Ok(n) if (1..=max).contains(&n) => {
                 *setting = n;
-                self.renew();
+                // The old table goes before the new one is made, so the two
+                // are never held at once.
+                self.engine = None;
             }
             _ => send(&format!(
                 "info string {what} from 1 to {max}, not '{value}'"
@@ -352,10 +370,7 @@ impl Session {
         for p in problems {
             send(&format!("info string {p}"));
         }
-        let Some(mut e) = self.engine.take() else {
-            self.renew();
-            return;
-        };
+        let mut e = self.engine();
         let side = self.state.board().side_to_move();
         let (hard, soft) = go.time(side);
         e.set_limits(go.depth, hard, soft, go.nodes);
@@ -375,8 +390,8 @@ impl Session {
         match handle {
             Ok(handle) => self.running = Some(Running { stop, handle }),
             Err(err) => {
+                // The engine went with the closure; the next search makes one.
                 send(&format!("info string cannot start the search: {err}"));
-                self.renew();
             }
         }
     }
@@ -470,6 +485,23 @@ mod tests {
         assert_eq!(go.time(Color::Black).0, Some(Duration::from_millis(80)));
         let (go, _) = Go::parse(&["infinite"]);
         assert_eq!(go.time(Color::White), (None, None));
+    }
+
+    #[test]
+    fn the_table_is_made_when_needed_at_the_size_asked() {
+        let mut s = Session::new(64);
+        assert_eq!(s.table_bytes(), None, "no table before it is needed");
+        s.handle("setoption name Hash value 2");
+        assert_eq!(s.table_bytes(), None);
+        s.handle("isready");
+        let bytes = s.table_bytes().expect("isready makes the table");
+        assert!(bytes > 1 << 20 && bytes <= 2 << 20, "{bytes}");
+        s.handle("setoption name Hash value 1");
+        assert_eq!(s.table_bytes(), None, "a new size drops the old table");
+        s.handle("go depth 1");
+        s.finish(false);
+        let bytes = s.table_bytes().expect("the search hands its engine back");
+        assert!(bytes > 1 << 19 && bytes <= 1 << 20, "{bytes}");
     }
 
     #[test]
