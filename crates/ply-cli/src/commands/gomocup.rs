@@ -44,6 +44,8 @@ pub struct Session {
     moves: Vec<Point>,
     engine: Option<Engine<Point>>,
     tt_mb: usize,
+    /// The largest table `INFO max_memory` may ask for, in MiB.
+    table_cap: usize,
     timeout_turn: u64,
     timeout_match: u64,
     time_left: Option<u64>,
@@ -79,6 +81,7 @@ impl Session {
             moves: Vec::new(),
             engine: None,
             tt_mb: DEFAULT_TT_MB,
+            table_cap: DEFAULT_TT_MB,
             timeout_turn: DEFAULT_TURN_MS,
             timeout_match: 0,
             time_left: None,
@@ -88,10 +91,16 @@ impl Session {
         }
     }
 
-    /// A session whose moves never take longer than `cap`.
-    pub fn with_cap(cap: Duration) -> Self {
+    /// A session whose moves never take longer than `cap` and whose table
+    /// never takes more than `table_mb` MiB, whatever `INFO max_memory`
+    /// allows: the fuzz target's, where a START that allocated the default
+    /// 64 MiB table cost more than everything else in an input.
+    pub fn with_cap(cap: Duration, table_mb: usize) -> Self {
+        let table_mb = table_mb.clamp(1, DEFAULT_TT_MB);
         Session {
             cap: Some(cap),
+            tt_mb: table_mb,
+            table_cap: table_mb,
             ..Self::new()
         }
     }
@@ -324,9 +333,9 @@ impl Session {
             ("max_memory", Ok(bytes)) => {
                 // Half the allowance for the table; 0 means no limit.
                 let mb = if bytes == 0 {
-                    DEFAULT_TT_MB
+                    self.table_cap
                 } else {
-                    ((bytes / 2) >> 20).clamp(1, DEFAULT_TT_MB as u64) as usize
+                    ((bytes / 2) >> 20).clamp(1, self.table_cap as u64) as usize
                 };
                 if mb != self.tt_mb {
                     self.tt_mb = mb;
