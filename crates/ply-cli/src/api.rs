@@ -257,7 +257,8 @@ impl GameVisitor for Run {
                         "the tree has more than {MAX_TREE_NODES} nodes"
                     )));
                 }
-                Ok(json(&trace_report(&game, spec, &state, a)?))
+                let r = trace_report(&game, spec, &state, a, &mut cancel);
+                Ok(json(&stopped(r, &cancel)?))
             }
             Command::Show(a) => {
                 let state = setup(&game, &a.game)?;

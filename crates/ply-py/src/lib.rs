@@ -148,7 +148,7 @@ fn search_game(
                 }
                 json(&r)
             }
-            Command::Trace(a) => json(&trace_report(&game, spec, &state, a)?),
+            Command::Trace(a) => json(&trace_report(&game, spec, &state, a, &mut cancel)?),
             _ => {
                 return Err(CliError::input(format!(
                     "{command} is not a search of a Python game"

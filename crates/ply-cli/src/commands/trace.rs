@@ -2,7 +2,7 @@
 //! written out.
 
 use ply_core::explore::{leaf_paths, reaches_chance, tree_size};
-use ply_core::observe::{DotStyle, Trace, tree_dot};
+use ply_core::observe::{DotStyle, NoObserver, Observer, Trace, tree_dot};
 use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
 use ply_core::report::{Number, Score, TraceReport, TraceValue};
 use ply_core::search::alphabeta::Budget;
@@ -62,13 +62,14 @@ fn too_big() -> CliError {
     ))
 }
 
-/// Runs the traced search; its name and the root's value.
-fn run_traced<G: Registered>(
+/// Runs the traced search; its name and the root's value. `trace` is
+/// told every step and may stop the search (a server's clock).
+fn run_traced<G: Registered, O: Observer>(
     game: &G,
     state: &G::State,
     algo: AlgoArg,
     args: &TraceArgs,
-    trace: &mut Trace,
+    trace: &mut O,
 ) -> Result<(String, TraceValue), CliError> {
     let options = SearchOptions {
         depth: args.depth,
@@ -129,16 +130,19 @@ fn default_algo<G: Registered>(game: &G, state: &G::State, algo: Option<AlgoArg>
     })
 }
 
-/// The trace of `args.algo` on `state`, as a report.
-pub fn trace_report<G: Registered>(
+/// The trace of `args.algo` on `state`, as a report. Bounded by nodes
+/// ([`NODE_CAP`]) and by `stop`, which a server's clock answers: a trace
+/// near the cap takes seconds in a slow build.
+pub fn trace_report<G: Registered, O: Observer>(
     game: &G,
     spec: &GameSpec,
     state: &G::State,
     args: &TraceArgs,
+    stop: &mut O,
 ) -> Result<TraceReport, CliError> {
     let algo = default_algo(game, state, args.algo);
     let mut trace = Trace::new();
-    let (name, value) = run_traced(game, state, algo, args, &mut trace)?;
+    let (name, value) = run_traced(game, state, algo, args, &mut (&mut trace, stop))?;
     let leaves = leaf_paths(game, state, args.depth, LEAF_CAP);
     Ok(TraceReport::new(
         spec.name,
@@ -159,7 +163,10 @@ fn trace_game<G: Registered>(
     args: &TraceArgs,
 ) -> CliResult {
     if !args.dot {
-        emit(&trace_report(game, spec, state, args)?, args.json);
+        emit(
+            &trace_report(game, spec, state, args, &mut NoObserver)?,
+            args.json,
+        );
         return Ok(());
     }
     let algo = default_algo(game, state, args.algo);
