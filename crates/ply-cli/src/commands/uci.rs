@@ -115,9 +115,12 @@ impl Go {
         if self.infinite {
             return (None, None);
         }
+        // `movetime` means "search this long": no soft limit to stop new
+        // iterations early (that left half the time unused); the last one
+        // is cut off and what it settled is used.
         if let Some(mt) = self.movetime {
-            let hard = mt.saturating_sub(OVERHEAD_MS.min(mt / 5)).max(1);
-            return (Some(Duration::from_millis(hard)), None);
+            let hard = Duration::from_millis(mt.saturating_sub(OVERHEAD_MS.min(mt / 5)).max(1));
+            return (Some(hard), Some(hard));
         }
         let (clock, inc) = match side {
             Color::White => (self.wtime, self.winc),
@@ -482,7 +485,8 @@ mod tests {
         assert!(hard.unwrap() <= Duration::from_millis(1000 / 3));
         assert!(soft.unwrap() <= hard.unwrap());
         let (go, _) = Go::parse(&["movetime", "100"]);
-        assert_eq!(go.time(Color::Black).0, Some(Duration::from_millis(80)));
+        let eighty = Some(Duration::from_millis(80));
+        assert_eq!(go.time(Color::Black), (eighty, eighty));
         let (go, _) = Go::parse(&["infinite"]);
         assert_eq!(go.time(Color::White), (None, None));
     }

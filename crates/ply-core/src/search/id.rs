@@ -203,8 +203,14 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         };
         let outcome = match found {
             Ok(outcome) => outcome,
-            // Out of budget: the last completed iteration stands.
-            Err(SearchError::Stopped) if best.is_some() => break,
+            // Out of budget: the last completed iteration stands, or the
+            // better move the aborted one had already found.
+            Err(SearchError::Stopped) if best.is_some() => {
+                if let Some(last) = &mut best {
+                    adopt_partial(engine, game, state, last);
+                }
+                break;
+            }
             Err(SearchError::Stopped) => {
                 best = Some(fallback(engine, game, state));
                 break;
@@ -244,6 +250,34 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
         depth += 1;
     }
     Ok(best.expect("depth 1 always completes"))
+}
+
+/// Uses what an aborted iteration settled: the root's line is cleared when
+/// the iteration starts and set only when a move's search completes with a
+/// value inside or above the window, better than every move before it at
+/// the new depth. That move, searched a ply deeper than the last completed
+/// iteration looked, replaces its choice. The value stays the last
+/// iteration's (the new move's exact value is not known), and a mate found
+/// is never given up for it.
+fn adopt_partial<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+    engine: &Engine<G::Move>,
+    game: &G,
+    state: &G::State,
+    last: &mut Outcome<G::Move>,
+) {
+    if last.distance.is_some() || last.proven {
+        return;
+    }
+    let line = engine.root_line();
+    let Some(&first) = line.first() else {
+        return;
+    };
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    if moves.contains(&first) {
+        last.best_move = Some(first);
+        last.pv = line;
+    }
 }
 
 /// A move when even depth 1 ran out of time: the interrupted search's best
