@@ -28,13 +28,17 @@ use ply_core::{
 
 use ply_core::registry::{GameSpec, ParamValues, Registered, SetupError};
 
+mod pesto;
+
 /// The utility of a checkmate, in centipawns: far beyond any evaluation
 /// (the conformance kit checks that), so a depth-limited search without the
 /// engine's decided band still prefers a mate to any material.
 pub const MATE: i32 = 100_000;
 
 /// Material, in centipawns, indexed by [`Piece`]: the textbook values
-/// (pawn 1, knight 3, bishop 3, rook 5, queen 9) the evaluation is built on.
+/// (pawn 1, knight 3, bishop 3, rook 5, queen 9) that static exchange
+/// evaluation and capture ordering count in. (The evaluation's own piece
+/// values are PeSTO's, by phase: see `pesto`.)
 pub const MATERIAL: [i32; 6] = [100, 300, 300, 500, 900, 0];
 
 /// Chess. The evaluation's tables are built once, here.
@@ -154,53 +158,12 @@ const TEMPO: i32 = 10;
 impl Chess {
     /// Standard chess.
     pub fn new() -> Self {
+        // Material and squares in one table per phase, from PeSTO's.
         let mut pst = Box::new([[[0i16; 64]; 6]; 2]);
-        for sq in 0..64 {
-            let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-            // Distance from the centre: 0 on d4/e4/d5/e5, 3 in the corners.
-            let cf = if f < 4 { 3 - f } else { f - 4 };
-            let cr = if r < 4 { 3 - r } else { r - 4 };
-            let centre = cf.max(cr);
-            let centre_sum = cf + cr;
-            let values: [(i32, i32); 6] = [
-                // Pawns: advance, central pawns forward in the middlegame.
-                {
-                    let adv = [0, 0, 2, 6, 14, 28, 50, 0][r as usize];
-                    let central = if (f == 3 || f == 4) && (2..=4).contains(&r) {
-                        12
-                    } else {
-                        0
-                    };
-                    let edge = if f == 0 || f == 7 { -6 } else { 0 };
-                    (
-                        adv + central + edge,
-                        [0, 0, 5, 12, 24, 40, 65, 0][r as usize],
-                    )
-                },
-                // Knights: centralised, never on the rim.
-                (18 - 9 * centre - 2 * centre_sum, 12 - 6 * centre),
-                // Bishops: the centre and long diagonals; not the back rank.
-                (
-                    10 - 4 * centre + if r == 0 { -8 } else { 0 },
-                    8 - 4 * centre,
-                ),
-                // Rooks: the seventh rank, central files.
-                (
-                    if r == 6 { 18 } else { 0 } + if f == 3 || f == 4 { 6 } else { 0 },
-                    if r == 6 { 12 } else { 0 },
-                ),
-                // Queen: slightly central, not too early.
-                (4 - 2 * centre, 10 - 5 * centre),
-                // King: hidden in a corner in the middlegame, central in the endgame.
-                (
-                    [0, -12, -25, -40, -55, -65, -70, -70][r as usize]
-                        + [18, 25, 10, -5, -5, 5, 28, 18][f as usize],
-                    24 - 10 * centre - 2 * centre_sum,
-                ),
-            ];
-            for (p, &(mg, eg)) in values.iter().enumerate() {
-                pst[0][p][sq] = (MATERIAL[p] + mg) as i16;
-                pst[1][p][sq] = (MATERIAL[p] + eg) as i16;
+        for p in 0..6 {
+            for sq in 0..64 {
+                pst[0][p][sq] = pesto::VALUE[p].0 + pesto::MG[p][sq ^ 56];
+                pst[1][p][sq] = pesto::VALUE[p].1 + pesto::EG[p][sq ^ 56];
             }
         }
         let mut passed_mask = Box::new([[BitBoard::EMPTY; 64]; 2]);
@@ -260,8 +223,9 @@ impl Chess {
     }
 
     /// The static evaluation, centipawns from White's view, of a position
-    /// that is not over: material and piece squares blended from
-    /// middlegame to endgame by the material left, mobility, pawn structure
+    /// that is not over: material and piece squares (PeSTO's tuned tables,
+    /// see `pesto`) blended from middlegame to endgame by the material
+    /// left, mobility, pawn structure
     /// (doubled, isolated, passed pawns), the bishop pair, rooks on open
     /// files, the pawn shield in front of the king, and the move. (A term
     /// for attacks on the squares around the king scored 18.5/40 against
