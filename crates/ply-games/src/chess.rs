@@ -225,9 +225,9 @@ impl Chess {
     /// The static evaluation, centipawns from White's view, of a position
     /// that is not over: material and piece squares (PeSTO's tuned tables,
     /// see `pesto`) blended from middlegame to endgame by the material
-    /// left, mobility, pawn structure
-    /// (doubled, isolated, passed pawns), the bishop pair, rooks on open
-    /// files, the pawn shield in front of the king, and the move. (A term
+    /// left, mobility, pawn structure (doubled, isolated, passed pawns),
+    /// the bishop pair, rooks on open files, the pawn shield in front of
+    /// the king, and the move. (A term
     /// for attacks on the squares around the king scored 18.5/40 against
     /// this evaluation in self-play, so it is not here.)
     pub fn static_eval(&self, board: &Board) -> i32 {

@@ -205,14 +205,11 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
             Ok(outcome) => outcome,
             // Out of budget: the last completed iteration stands, or the
             // better move the aborted one had already found.
-            Err(SearchError::Stopped) if best.is_some() => {
-                if let Some(last) = &mut best {
-                    adopt_partial(engine, game, state, last);
-                }
-                break;
-            }
             Err(SearchError::Stopped) => {
-                best = Some(fallback(engine, game, state));
+                match &mut best {
+                    Some(last) => adopt_partial(engine, game, state, last),
+                    None => best = Some(fallback(engine, game, state)),
+                }
                 break;
             }
             Err(e) => return Err(e),
@@ -268,16 +265,21 @@ fn adopt_partial<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     if last.distance.is_some() || last.proven {
         return;
     }
-    let line = engine.root_line();
-    let Some(&first) = line.first() else {
-        return;
-    };
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);
-    if moves.contains(&first) {
-        last.best_move = Some(first);
+    if let Some(line) = interrupted_line(engine, &moves) {
+        last.best_move = line.first().copied();
         last.pv = line;
     }
+}
+
+/// The interrupted search's line at the root, if its first move is one of
+/// `legal` (the line may be empty, or left from another position).
+fn interrupted_line<M: Copy + Eq>(engine: &Engine<M>, legal: &[M]) -> Option<Vec<M>> {
+    let line = engine.root_line();
+    line.first()
+        .is_some_and(|m| legal.contains(m))
+        .then_some(line)
 }
 
 /// A move when even depth 1 ran out of time: the interrupted search's best
@@ -289,9 +291,9 @@ fn fallback<G: Evaluation + Shortcuts + EngineHooks + Chance>(
 ) -> Outcome<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);
-    let best = match engine.root_line().first() {
-        Some(m) if moves.contains(m) => Some(*m),
-        _ => {
+    let best = match interrupted_line(engine, &moves) {
+        Some(line) => line.first().copied(),
+        None => {
             if engine.options().selective {
                 game.select_moves(state, &mut moves);
             }
