@@ -5,11 +5,15 @@
 #   rustup toolchain install nightly --profile minimal && cargo install cargo-fuzz
 # New inputs that reach new code go into fuzz/corpus/TARGET; a crash leaves
 # its input in fuzz/artifacts/TARGET and makes the script exit non-zero.
+# FUZZ_CODEGEN_UNITS (default 1, cargo-fuzz's own default) trades run speed
+# for build speed: CI's short runs use 16, which builds the six targets in
+# about 9 minutes here instead of 11.5 (both with AddressSanitizer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"
 mkdir -p target/fuzz-logs
-cargo +nightly fuzz build -O
+flags=(-O --codegen-units "${FUZZ_CODEGEN_UNITS:-1}")
+cargo +nightly fuzz build "${flags[@]}"
 failed=0
 for t in $(cargo +nightly fuzz list); do
   mkdir -p "fuzz/corpus/$t"
@@ -17,7 +21,7 @@ for t in $(cargo +nightly fuzz list); do
   # -close_fd_mask=1: the UCI target's engine prints to stdout. -timeout=60:
   # the slowest honest input is a trace at its 25,000-node cap (1.6 s in a
   # release build, ~30 s under the fuzzer's instrumentation).
-  if cargo +nightly fuzz run -O "$t" "fuzz/corpus/$t" -- \
+  if cargo +nightly fuzz run "${flags[@]}" "$t" "fuzz/corpus/$t" -- \
       -max_total_time="$secs" -timeout=60 -rss_limit_mb=4096 -close_fd_mask=1 \
       -print_final_stats=1 >"$log" 2>&1; then
     status="0 crashes"
