@@ -50,7 +50,7 @@ fn compare_tictactoe() {
             ("alphabeta+order", 0, "4", 1_857),
             ("alphabeta+order+tt64", 0, "4", 1_070),
             ("alphabeta+order+tt64+pvs", 0, "4", 986),
-            ("id+order+tt64+pvs+fast-win", 0, "4", 4_862),
+            ("id+order+tt64+pvs+fast-win", 0, "4", 4_842),
         ])
     );
 }
@@ -90,24 +90,24 @@ fn compare_coins_40_taking_1_3_or_4() {
 #[test]
 fn chess_depth_9() {
     let cases = [
-        ("startpos", 31, "e2e4", 128_631),
+        ("startpos", 32, "b1c3", 147_259),
         (
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             -43,
             "e2a6",
-            155_630,
+            155_129,
         ),
         (
             "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
             100_000,
             "g3g6",
-            1_043_715,
+            1_043_602,
         ),
         (
             "r1bqkb1r/pp1npppp/2p2n2/3p4/3P4/5NP1/PPP1PPBP/RNBQK2R w KQkq - 2 5",
-            81,
-            "e1g1",
-            138_198,
+            77,
+            "b1c3",
+            123_283,
         ),
     ];
     for (fen, value, best, nodes) in cases {

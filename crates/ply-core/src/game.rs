@@ -177,6 +177,12 @@ pub struct Tuning {
     /// Aspiration windows: how far a position's value usually moves from
     /// one iteration of iterative deepening to the next. `None`: full windows.
     pub aspiration_width: Option<i32>,
+    /// Before searching a node's moves, play each one to prefetch its
+    /// table entry. Worth it where a move costs less than a cache miss
+    /// (Connect Four's bitboards); not where playing a move is dearer and
+    /// the first one usually cuts the node off (chess: measured, 16% of
+    /// its search time went to these extra moves).
+    pub prefetch_children: bool,
 }
 
 impl Tuning {
@@ -184,6 +190,7 @@ impl Tuning {
     pub const NONE: Tuning = Tuning {
         futility_margin: None,
         aspiration_width: None,
+        prefetch_children: true,
     };
 }
 

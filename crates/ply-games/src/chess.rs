@@ -607,6 +607,7 @@ impl EngineHooks for Chess {
     const TUNING: Tuning = Tuning {
         futility_margin: Some(110),
         aspiration_width: Some(30),
+        prefetch_children: false,
     };
 
     fn noisy_moves(&self, s: &ChessState, moves: &mut Vec<Move>) -> bool {

@@ -800,12 +800,18 @@ where
             Ok(window) => window,
             Err(v) => return Ok((v, true)),
         };
-        // Step 9. The moves in order, the likely best first.
+        // Step 9. The moves in order, the likely best first: the table's
+        // move alone when there is one (the rest are ordered only if it
+        // does not cut the node off, which it usually does).
         let tt_move = self.natural_order(state, at, moves, node.tt_index);
-        self.order(state, moves, at.ply as usize, tt_move);
+        let deferred = self.table_move_first(moves, at.ply as usize, tt_move);
+        if !deferred {
+            self.order(state, moves, at.ply as usize, tt_move);
+        }
         // Step 10. The moves searched.
         let filtered = narrowed && G::FORCED_MOVES_PREVENT_WINS;
-        let mut best = self.move_loop(state, node, moves, tt_move, filtered, alpha, beta)?;
+        let mut best =
+            self.move_loop(state, node, moves, tt_move, deferred, filtered, alpha, beta)?;
         let won = is_decided(best.value.0) && best.value.0 > 0;
         if dropped && best.value < beta && !won {
             best.proven = false;
@@ -888,7 +894,7 @@ where
         natural.extend_from_slice(moves);
         let tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
         // A lone move is searched at once: no time to hide a load.
-        if moves.len() > 1 {
+        if G::TUNING.prefetch_children && moves.len() > 1 {
             let game = self.game;
             for &mv in moves {
                 tt.prefetch(game.hash_key(&game.play(state, mv)));
@@ -897,7 +903,29 @@ where
         tt_move
     }
 
-    /// Step 9b, move ordering: what is likely best first. Any order gives
+    /// Step 9b: puts the table's move first and says so, leaving the
+    /// others to be ordered after it is searched ([`Self::order`] on the
+    /// rest gives the order it would have given the whole list, the
+    /// table's move aside). Not for a helper thread's turned plies, whose
+    /// whole list is turned.
+    #[inline(always)]
+    fn table_move_first(
+        &self,
+        moves: &mut [G::Move],
+        ply: usize,
+        tt_move: Option<G::Move>,
+    ) -> bool {
+        let turned = self.engine.variant > 0 && ply % 2 == 1 && ply <= HELPER_TURNED_PLY;
+        match tt_move.and_then(|t| moves.iter().position(|&m| m == t)) {
+            Some(pos) if !turned && moves.len() > 1 => {
+                moves[..=pos].rotate_right(1);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Step 9c, move ordering: what is likely best first. Any order gives
     /// the same value; a good one makes cutoffs come on the first move.
     fn order(
         &mut self,
@@ -952,14 +980,16 @@ where
     }
 
     /// Step 10: every move searched in order until one cuts the node off.
+    /// `deferred`: the first move is the table's, the rest still to order.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn move_loop(
         &mut self,
         state: &G::State,
         node: &Node,
-        moves: &[G::Move],
+        moves: &mut [G::Move],
         tt_move: Option<G::Move>,
+        deferred: bool,
         filtered: bool,
         mut alpha: MoverScore,
         beta: MoverScore,
@@ -973,7 +1003,11 @@ where
             alpha0: alpha,
         };
         let n = moves.len();
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..n {
+            if deferred && i == 1 {
+                self.order(state, &mut moves[1..], p, None);
+            }
+            let mv = moves[i];
             let child = game.play(state, mv);
             // Check extension: a forcing move is searched a ply deeper, so
             // a sequence of checks is not cut off in the middle (bounded:

@@ -652,8 +652,8 @@ impl Shortcuts for Gomoku {
 
 impl EngineHooks for Gomoku {
     const TUNING: Tuning = Tuning {
-        futility_margin: None,
         aspiration_width: Some(60),
+        ..Tuning::NONE
     };
 
     /// Quiescence: the fours that threaten to win outright (an open four,
