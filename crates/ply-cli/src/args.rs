@@ -40,6 +40,9 @@ pub enum Command {
     Gomocup,
     /// Serve the searches over HTTP: the CLI's JSON at /api/... (see the README).
     Serve(ServeArgs),
+    /// Texel-tune chess's evaluation: self-play data, then a fit of the weights.
+    #[command(subcommand)]
+    Tune(TuneCommand),
 }
 
 #[derive(Args, Debug)]
@@ -270,9 +273,76 @@ pub struct ServeArgs {
     pub max_time_ms: u64,
 }
 
+/// The two steps of tuning chess's evaluation.
+#[derive(Subcommand, Debug)]
+pub enum TuneCommand {
+    /// Play engine-against-itself games at a fixed node count and write
+    /// their quiet positions, each with its game's result (FEN;RESULT, the
+    /// result from White's side: 1, 0.5 or 0).
+    Data(TuneDataArgs),
+    /// Fit the evaluation's weights to a data file (Texel's method) and
+    /// write them as the source of `ply-games/src/chess/weights.rs`.
+    Fit(TuneFitArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TuneDataArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Nodes searched for each move (fixed, so a run is repeatable).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Random moves played after the opening, so that no two games repeat.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: usize,
+    /// Openings, one FEN (or EPD) a line, used in turn; default: the start position.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// The seed of the random moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Where the positions go.
+    #[arg(long, short)]
+    pub out: std::path::PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct TuneFitArgs {
+    /// A data file from `ply tune data`.
+    pub data: std::path::PathBuf,
+    /// Adam steps over the whole data set.
+    #[arg(long, default_value_t = 500)]
+    pub epochs: usize,
+    /// Adam's step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub rate: f64,
+    /// Fit only these terms (comma-separated: psqt, mobility_knight, passed,
+    /// ...; see ply-games/src/chess/eval.rs); the others keep their weights.
+    #[arg(long)]
+    pub terms: Option<String>,
+    /// Where the weights' source goes (default: standard output).
+    #[arg(long, short)]
+    pub out: Option<std::path::PathBuf>,
+    /// No progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 #[derive(Args, Debug)]
 pub struct UciArgs {
     /// Transposition-table size in MiB (the GUI can change it with the Hash option).
     #[arg(long, default_value_t = ply_core::search::DEFAULT_TT_MB)]
     pub hash: usize,
+    /// The engine's tuning numbers changed, as key=value pairs separated by
+    /// commas (reverse_futility_depth=5,null_base=2): for testing a variant
+    /// in self-play without rebuilding.
+    #[arg(long, value_name = "PAIRS")]
+    pub tune: Option<String>,
 }

@@ -76,6 +76,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Uci(a) => commands::uci::run(&a),
         Command::Gomocup => commands::gomocup::run(),
         Command::Serve(a) => commands::serve::run(&a),
+        Command::Tune(c) => commands::tune::run(&c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

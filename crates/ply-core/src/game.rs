@@ -169,7 +169,7 @@ pub trait Shortcuts: Game {
 /// They are options of a search (`SearchOptions::futility_margin`,
 /// `SearchOptions::aspiration_width` override them), not rules: a game only
 /// says what suits its evaluation's scale.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Futility pruning: how far, in evaluation units, one ply of search
     /// rarely moves a quiet position's evaluation. `None`: no futility pruning.
@@ -183,6 +183,24 @@ pub struct Tuning {
     /// the first one usually cuts the node off (chess: measured, 16% of
     /// its search time went to these extra moves).
     pub prefetch_children: bool,
+    /// Reverse futility pruning works this many plies from the horizon
+    /// (with `futility_margin` per ply). The deeper, the more nodes a
+    /// static evaluation far above beta settles; how deep is safe depends
+    /// on how well the evaluation predicts a search.
+    pub reverse_futility_depth: u32,
+    /// Reverse futility pruning asks one ply's margin less of a position
+    /// that is improving (better for its mover than at its last turn).
+    pub reverse_futility_improving: bool,
+    /// How much null-move pruning reduces.
+    pub null_move: NullMoveRule,
+    /// Quiescence tries [`EngineHooks::quiet_checks`] at its first ply.
+    pub quiet_checks: bool,
+    /// Late-move pruning works this many plies from the horizon (0: off):
+    /// there, after the first `(3 + depth²) / 2` moves (`3 + depth²` when
+    /// the position is improving), the remaining quiet moves are skipped.
+    /// In a well-ordered list they almost never turn out best that close
+    /// to the horizon.
+    pub late_move_pruning: u32,
 }
 
 impl Tuning {
@@ -191,6 +209,89 @@ impl Tuning {
         futility_margin: None,
         aspiration_width: None,
         prefetch_children: true,
+        reverse_futility_depth: 3,
+        reverse_futility_improving: false,
+        null_move: NullMoveRule::NONE,
+        quiet_checks: false,
+        late_move_pruning: 0,
+    };
+}
+
+impl Tuning {
+    /// These numbers with some replaced, from `key=value` pairs separated
+    /// by commas (`reverse_futility_depth=5,null_base=2`): the keys are the
+    /// field names, `null_*` for the [`NullMoveRule`]'s, and `none` turns
+    /// off an optional margin. An unknown key or a bad value is an error
+    /// that names it.
+    pub fn with_overrides(mut self, text: &str) -> Result<Tuning, String> {
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((key, value)) = pair.split_once('=') else {
+                return Err(format!("'{pair}': expected key=value"));
+            };
+            let (key, value) = (key.trim(), value.trim());
+            let bad = |what: &str| format!("{key}={value}: expected {what}");
+            let number = || value.parse::<i32>().map_err(|_| bad("a whole number"));
+            let depth = || {
+                value
+                    .parse::<u32>()
+                    .map_err(|_| bad("a whole number from 0"))
+            };
+            let margin = || match value {
+                "none" => Ok(None),
+                _ => value
+                    .parse::<i32>()
+                    .map(Some)
+                    .map_err(|_| bad("a whole number or none")),
+            };
+            let flag = || value.parse::<bool>().map_err(|_| bad("true or false"));
+            match key {
+                "futility_margin" => self.futility_margin = margin()?,
+                "aspiration_width" => self.aspiration_width = margin()?,
+                "prefetch_children" => self.prefetch_children = flag()?,
+                "reverse_futility_depth" => self.reverse_futility_depth = depth()?,
+                "reverse_futility_improving" => self.reverse_futility_improving = flag()?,
+                "null_min_depth" => self.null_move.min_depth = depth()?,
+                "null_base" => self.null_move.base = depth()?,
+                "null_per_depth" => self.null_move.per_depth = depth()?.max(1),
+                "null_per_eval" => self.null_move.per_eval = number()?,
+                "quiet_checks" => self.quiet_checks = flag()?,
+                "late_move_pruning" => self.late_move_pruning = depth()?,
+                _ => return Err(format!("unknown tuning key '{key}'")),
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning::NONE
+    }
+}
+
+/// Null-move pruning's reduction `R` (the search after the pass goes
+/// `depth - 1 - R` plies): `base + depth / per_depth`, plus one ply for
+/// every `per_eval` units the evaluation stands above beta (at most 3):
+/// the deeper the node and the surer the cut, the cheaper the proof may
+/// be. `min_depth`: the least depth at which a node may pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullMoveRule {
+    pub min_depth: u32,
+    pub base: u32,
+    pub per_depth: u32,
+    /// 0: the evaluation's margin adds nothing.
+    pub per_eval: i32,
+}
+
+impl NullMoveRule {
+    /// R = 2, 3 from depth 7; only from depth 4, so that the search after
+    /// the pass keeps a full ply (quiescence alone cannot see a quiet
+    /// threat that the pass allows).
+    pub const NONE: NullMoveRule = NullMoveRule {
+        min_depth: 4,
+        base: 2,
+        per_depth: 7,
+        per_eval: 0,
     };
 }
 
@@ -212,6 +313,13 @@ pub trait EngineHooks: Game {
     fn noisy_moves(&self, _state: &Self::State, _moves: &mut Vec<Self::Move>) -> bool {
         false
     }
+
+    /// Quiescence's first ply: appends the quiet moves (not among
+    /// [`EngineHooks::noisy_moves`]) that force a reply, such as chess's
+    /// quiet checks. Searched one ply past the horizon, they let the
+    /// engine see a mate by a quiet move there, and the mate threat that
+    /// a null move would otherwise miss. Default: none.
+    fn quiet_checks(&self, _state: &Self::State, _moves: &mut Vec<Self::Move>) {}
 
     /// Whether the player to move must answer a threat at once (in chess:
     /// is in check). Engines then search the node one ply deeper (the check
@@ -448,7 +556,44 @@ impl Hasher for FixedHasher {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_by_priority;
+    use super::{NullMoveRule, Tuning, sort_by_priority};
+
+    /// Overrides change the fields they name and nothing else; an unknown
+    /// key or a bad value is refused with its name.
+    #[test]
+    fn tuning_overrides_name_their_fields() {
+        let t = Tuning::NONE
+            .with_overrides(
+                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3",
+            )
+            .unwrap();
+        let expected = Tuning {
+            futility_margin: Some(90),
+            null_move: NullMoveRule {
+                base: 3,
+                per_eval: 200,
+                ..NullMoveRule::NONE
+            },
+            quiet_checks: true,
+            late_move_pruning: 3,
+            ..Tuning::NONE
+        };
+        assert_eq!(t, expected);
+        let off = expected.with_overrides("futility_margin=none").unwrap();
+        assert_eq!(off.futility_margin, None);
+        assert_eq!(Tuning::NONE.with_overrides("").unwrap(), Tuning::NONE);
+        let err = |text: &str| Tuning::NONE.with_overrides(text).unwrap_err();
+        assert_eq!(err("nul_base=2"), "unknown tuning key 'nul_base'");
+        assert_eq!(
+            err("null_base=-1"),
+            "null_base=-1: expected a whole number from 0"
+        );
+        assert_eq!(
+            err("quiet_checks=yes"),
+            "quiet_checks=yes: expected true or false"
+        );
+        assert_eq!(err("quiet_checks"), "'quiet_checks': expected key=value");
+    }
 
     /// Every list length (each of the three ways it is sorted) gives what
     /// std's stable sort gives: highest priority first, ties in order, and

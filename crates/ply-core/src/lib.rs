@@ -31,8 +31,8 @@ pub mod score;
 pub mod search;
 
 pub use game::{
-    Chance, EngineHooks, Evaluation, Game, Impartial, Playouts, Searchable, Shortcuts,
-    ThreatSearch, Tuning, sort_by_priority,
+    Chance, EngineHooks, Evaluation, Game, Impartial, NullMoveRule, Playouts, Searchable,
+    Shortcuts, ThreatSearch, Tuning, sort_by_priority,
 };
 pub use notation::{MoveError, Notation, ParseError, play_moves};
 pub use score::{MaxScore, MoverScore, Player, Window};

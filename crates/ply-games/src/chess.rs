@@ -19,16 +19,20 @@ use std::sync::Arc;
 
 use cozy_chess::util::{display_san_move, display_uci_move, parse_san_move, parse_uci_move};
 use cozy_chess::{
-    BitBoard, Board, Color, File, Move, Piece, Rank, Square, get_bishop_moves, get_king_moves,
-    get_knight_moves, get_pawn_attacks, get_rook_moves,
+    BitBoard, Board, Color, File, Move, Piece, Rank, Square, get_between_rays, get_bishop_moves,
+    get_bishop_rays, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+    get_rook_rays,
 };
 use ply_core::{
-    EngineHooks, Evaluation, Game, MaxScore, Notation, ParseError, Player, Tuning, sort_by_priority,
+    EngineHooks, Evaluation, Game, MaxScore, Notation, ParseError, Player, Tuning,
+    sort_by_priority,
 };
 
 use ply_core::registry::{GameSpec, ParamValues, Registered, SetupError};
 
-mod pesto;
+pub mod eval;
+pub mod tune;
+pub mod weights;
 
 /// The utility of a checkmate, in centipawns: far beyond any evaluation
 /// (the conformance kit checks that), so a depth-limited search without the
@@ -41,15 +45,10 @@ pub const MATE: i32 = 100_000;
 /// values are PeSTO's, by phase: see `pesto`.)
 pub const MATERIAL: [i32; 6] = [100, 300, 300, 500, 900, 0];
 
-/// Chess. The evaluation's tables are built once, here.
+/// Chess. The evaluation's masks are built once, here.
 #[derive(Clone, Debug)]
 pub struct Chess {
-    /// Piece-square values `[phase][piece][square]` from White's view
-    /// (phase 0: middlegame, 1: endgame), material included.
-    pst: Box<[[[i16; 64]; 6]; 2]>,
-    /// Squares ahead of a pawn on its own and the neighbouring files, per
-    /// colour: no enemy pawn there makes it a passed pawn.
-    passed_mask: Box<[[BitBoard; 64]; 2]>,
+    masks: Box<eval::Masks>,
 }
 
 /// A link in the chain of earlier positions' keys, most recent first, back
@@ -129,61 +128,13 @@ impl Default for Chess {
     }
 }
 
-/// Game phase weights of the pieces: 24 with all minor and major pieces on
-/// the board (middlegame), 0 with none (endgame).
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const PHASE_FULL: i32 = 24;
-
-/// Mobility weight per reachable square, middlegame and endgame, by piece.
-const MOBILITY: [(i32, i32); 6] = [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0)];
-/// Passed-pawn bonus by relative rank, middlegame and endgame.
-const PASSED: [(i32, i32); 8] = [
-    (0, 0),
-    (5, 10),
-    (5, 15),
-    (10, 25),
-    (20, 45),
-    (35, 75),
-    (55, 110),
-    (0, 0),
-];
-const DOUBLED: (i32, i32) = (10, 20);
-const ISOLATED: (i32, i32) = (12, 15);
-const BISHOP_PAIR: (i32, i32) = (30, 45);
-const ROOK_OPEN: i32 = 20;
-const ROOK_SEMI_OPEN: i32 = 10;
-const KING_SHIELD: i32 = 12;
-const TEMPO: i32 = 10;
-
 impl Chess {
     /// Standard chess.
     pub fn new() -> Self {
-        // Material and squares in one table per phase, from PeSTO's.
-        let mut pst = Box::new([[[0i16; 64]; 6]; 2]);
-        for p in 0..6 {
-            for sq in 0..64 {
-                pst[0][p][sq] = pesto::VALUE[p].0 + pesto::MG[p][sq ^ 56];
-                pst[1][p][sq] = pesto::VALUE[p].1 + pesto::EG[p][sq ^ 56];
-            }
+        Chess {
+            masks: Box::new(eval::Masks::new()),
         }
-        let mut passed_mask = Box::new([[BitBoard::EMPTY; 64]; 2]);
-        for sq in Square::ALL {
-            let files = sq.file().bitboard() | sq.file().adjacent();
-            let (mut white, mut black) = (BitBoard::EMPTY, BitBoard::EMPTY);
-            for r in Rank::ALL {
-                if r > sq.rank() {
-                    white |= r.bitboard();
-                }
-                if r < sq.rank() {
-                    black |= r.bitboard();
-                }
-            }
-            passed_mask[0][sq as usize] = files & white;
-            passed_mask[1][sq as usize] = files & black;
-        }
-        Chess { pst, passed_mask }
     }
-
 
     /// The state for a cozy-chess board, without history.
     pub fn state(&self, board: Board) -> ChessState {
@@ -223,106 +174,12 @@ impl Chess {
     }
 
     /// The static evaluation, centipawns from White's view, of a position
-    /// that is not over: material and piece squares (PeSTO's tuned tables,
-    /// see `pesto`) blended from middlegame to endgame by the material
-    /// left, mobility, pawn structure (doubled, isolated, passed pawns),
-    /// the bishop pair, rooks on open files, the pawn shield in front of
-    /// the king, and the move. (A term
-    /// for attacks on the squares around the king scored 18.5/40 against
-    /// this evaluation in self-play, so it is not here.)
+    /// that is not over: the weighted terms of [`eval`] (material and
+    /// squares, mobility, pawn structure, the bishop pair, rooks on open
+    /// files, the king's pawn shield, the move), blended from middlegame to
+    /// endgame by the material left.
     pub fn static_eval(&self, board: &Board) -> i32 {
-        let occupied = board.occupied();
-        let pawns = board.pieces(Piece::Pawn);
-        let mut mg = 0;
-        let mut eg = 0;
-        let mut phase = 0;
-        for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
-            let sign = if ci == 0 { 1 } else { -1 };
-            let own = board.colors(color);
-            let own_pawns = pawns & own;
-            let their_pawns = pawns & !own;
-            let their_pawn_attacks = pawn_attacks(their_pawns, !color);
-            let (mut cmg, mut ceg) = (0, 0);
-            for piece in Piece::ALL {
-                let p = piece as usize;
-                for sq in board.colored_pieces(color, piece) {
-                    let rel = if ci == 0 { sq } else { sq.flip_rank() } as usize;
-                    cmg += i32::from(self.pst[0][p][rel]);
-                    ceg += i32::from(self.pst[1][p][rel]);
-                    phase += PHASE[p];
-                    let attacks = match piece {
-                        Piece::Knight => get_knight_moves(sq),
-                        Piece::Bishop => get_bishop_moves(sq, occupied),
-                        Piece::Rook => get_rook_moves(sq, occupied),
-                        Piece::Queen => {
-                            get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied)
-                        }
-                        _ => BitBoard::EMPTY,
-                    };
-                    if piece != Piece::Pawn && piece != Piece::King {
-                        // Squares it reaches, less a baseline: a piece
-                        // that reaches few is worse than its material.
-                        let n = (attacks & !own & !their_pawn_attacks).len() as i32 - 4;
-                        cmg += MOBILITY[p].0 * n;
-                        ceg += MOBILITY[p].1 * n;
-                    }
-                    match piece {
-                        Piece::Pawn => {
-                            if (self.passed_mask[ci][sq as usize] & their_pawns).is_empty() {
-                                let r = sq.rank().relative_to(color) as usize;
-                                cmg += PASSED[r].0;
-                                ceg += PASSED[r].1;
-                            }
-                            if (sq.file().adjacent() & own_pawns).is_empty() {
-                                cmg -= ISOLATED.0;
-                                ceg -= ISOLATED.1;
-                            }
-                        }
-                        Piece::Rook => {
-                            let file = sq.file().bitboard();
-                            if (file & pawns).is_empty() {
-                                cmg += ROOK_OPEN;
-                            } else if (file & own_pawns).is_empty() {
-                                cmg += ROOK_SEMI_OPEN;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            for f in File::ALL {
-                let n = (f.bitboard() & own_pawns).len() as i32;
-                if n > 1 {
-                    cmg -= DOUBLED.0 * (n - 1);
-                    ceg -= DOUBLED.1 * (n - 1);
-                }
-            }
-            if board.colored_pieces(color, Piece::Bishop).len() >= 2 {
-                cmg += BISHOP_PAIR.0;
-                ceg += BISHOP_PAIR.1;
-            }
-            // Pawns on the two ranks in front of a king on its back ranks.
-            let king = board.king(color);
-            if king.rank().relative_to(color) <= Rank::Second {
-                let files = king.file().bitboard() | king.file().adjacent();
-                let ahead = match color {
-                    Color::White => king.bitboard().0 << 8 | king.bitboard().0 << 16,
-                    Color::Black => king.bitboard().0 >> 8 | king.bitboard().0 >> 16,
-                };
-                let rows = BitBoard(spread_ranks(ahead));
-                cmg += KING_SHIELD * (own_pawns & files & rows).len() as i32;
-            }
-            mg += sign * cmg;
-            eg += sign * ceg;
-        }
-        let phase = phase.min(PHASE_FULL);
-        let blended = (mg * phase + eg * (PHASE_FULL - phase)) / PHASE_FULL;
-        let tempo = if board.side_to_move() == Color::White {
-            TEMPO
-        } else {
-            -TEMPO
-        };
-        blended + tempo
+        eval::evaluate(&self.masks, board)
     }
 
     /// Writes `moves` from `start` as PGN, with a result tag.
@@ -363,28 +220,6 @@ impl Chess {
         out.push('\n');
         out
     }
-}
-
-/// Every square a set of pawns of `color` attacks.
-fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
-    let not_a = !File::A.bitboard().0;
-    let not_h = !File::H.bitboard().0;
-    let p = pawns.0;
-    BitBoard(match color {
-        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
-        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
-    })
-}
-
-/// The whole ranks of every square in `bits`.
-fn spread_ranks(bits: u64) -> u64 {
-    let mut out = 0;
-    for r in 0..8 {
-        if bits & (0xff << (8 * r)) != 0 {
-            out |= 0xff << (8 * r);
-        }
-    }
-    out
 }
 
 /// Piece values for exchanges: material, and the king above everything
@@ -604,10 +439,15 @@ impl Evaluation for Chess {
 impl EngineHooks for Chess {
     /// A quiet position rarely moves more than about a minor piece's worth
     /// (110 centipawns) in one ply; values move about 30 between iterations.
+    /// The other numbers are the engine's defaults: each alternative tried
+    /// so far (deeper reverse futility, Stockfish-style null-move
+    /// reductions, quiet checks in quiescence, together) lost in self-play;
+    /// `ply uci --tune` tries them one at a time.
     const TUNING: Tuning = Tuning {
         futility_margin: Some(110),
         aspiration_width: Some(30),
         prefetch_children: false,
+        ..Tuning::NONE
     };
 
     fn noisy_moves(&self, s: &ChessState, moves: &mut Vec<Move>) -> bool {
@@ -637,6 +477,65 @@ impl EngineHooks for Chess {
 
     fn in_check(&self, s: &ChessState) -> bool {
         !s.board.checkers().is_empty()
+    }
+
+    /// Quiet moves that give check, directly (to a square from which the
+    /// piece attacks the king) or by discovery (a piece stepping off the
+    /// line between one of its own sliders and the king), each confirmed
+    /// by playing it. Castling (the king onto its own rook's square, in
+    /// cozy-chess) never reaches an empty square, so it is left out.
+    /// Checks that lose the checking piece for nothing are left out too,
+    /// as losing captures are from the noisy moves.
+    fn quiet_checks(&self, s: &ChessState, moves: &mut Vec<Move>) {
+        let b = &s.board;
+        let us = b.side_to_move();
+        let king = b.king(!us);
+        let occupied = b.occupied();
+        let ours = b.colors(us);
+        let diagonal = get_bishop_moves(king, occupied);
+        let straight = get_rook_moves(king, occupied);
+        let checks_from = |piece: Piece| match piece {
+            Piece::Pawn => get_pawn_attacks(king, !us),
+            Piece::Knight => get_knight_moves(king),
+            Piece::Bishop => diagonal,
+            Piece::Rook => straight,
+            Piece::Queen => diagonal | straight,
+            Piece::King => BitBoard::EMPTY,
+        };
+        // Our pieces that are the one blocker between the king and a slider of ours.
+        let sliders = (get_bishop_rays(king)
+            & (b.pieces(Piece::Bishop) | b.pieces(Piece::Queen)))
+            | (get_rook_rays(king) & (b.pieces(Piece::Rook) | b.pieces(Piece::Queen)));
+        let mut discoverers = BitBoard::EMPTY;
+        for sq in sliders & ours {
+            let between = get_between_rays(king, sq) & occupied;
+            if between.len() == 1 {
+                discoverers |= between & ours;
+            }
+        }
+        let empty = !occupied;
+        b.generate_moves(|mut pm| {
+            if pm.piece == Piece::King && !discoverers.has(pm.from) {
+                return false;
+            }
+            let targets = if discoverers.has(pm.from) {
+                empty
+            } else {
+                checks_from(pm.piece) & empty
+            };
+            pm.to &= targets;
+            for m in pm {
+                if m.promotion.is_some() || (pm.piece == Piece::Pawn && m.from.file() != m.to.file()) {
+                    continue; // promotions and en passant are noisy
+                }
+                let mut after = b.clone();
+                after.play_unchecked(m);
+                if !after.checkers().is_empty() && see(b, m) >= 0 {
+                    moves.push(m);
+                }
+            }
+            false
+        });
     }
 
     fn null_move(&self, s: &ChessState) -> Option<ChessState> {
@@ -1120,6 +1019,65 @@ mod tests {
             let m = parse_uci_move(&b, mv).unwrap();
             assert_eq!(see(&b, m), expected, "{fen} {mv}");
         }
+    }
+
+    /// `quiet_checks` against brute force on positions from random games:
+    /// every legal move that is no capture, promotion or castling, gives
+    /// check once played, and does not lose material by exchange.
+    #[test]
+    fn quiet_checks_are_the_quiet_checking_moves() {
+        let g = Chess::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (rng >> 33) as usize
+        };
+        let (mut positions, mut checks) = (0, 0);
+        for game in 0..400 {
+            let mut s = g.initial_state();
+            for _ in 0..game % 90 {
+                let mut moves = Vec::new();
+                g.legal_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                s = g.play(&s, moves[next() % moves.len()]);
+            }
+            if g.is_terminal(&s) || g.in_check(&s) {
+                continue;
+            }
+            let b = s.board();
+            let mut got = Vec::new();
+            g.quiet_checks(&s, &mut got);
+            let mut all = Vec::new();
+            g.legal_moves(&s, &mut all);
+            let mut expected: Vec<Move> = all
+                .into_iter()
+                .filter(|&m| {
+                    let castling = b.colors(b.side_to_move()).has(m.to);
+                    let mut after = b.clone();
+                    after.play_unchecked(m);
+                    g.is_quiet(&s, m)
+                        && !castling
+                        && !after.checkers().is_empty()
+                        && see(b, m) >= 0
+                })
+                .collect();
+            let key = |m: &Move| (m.from as u8, m.to as u8);
+            got.sort_by_key(key);
+            expected.sort_by_key(key);
+            assert_eq!(got, expected, "{}", b);
+            positions += 1;
+            checks += got.len();
+        }
+        assert!(positions > 300 && checks > 100, "{positions} positions, {checks} checks");
+        // The back-rank mate is a quiet check.
+        let s = g.parse_position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let mut got = Vec::new();
+        g.quiet_checks(&s, &mut got);
+        assert_eq!(got, vec![g.parse_move(&s, "Rd8").unwrap()]);
     }
 
     #[test]

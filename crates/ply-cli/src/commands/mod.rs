@@ -8,6 +8,7 @@ pub mod play;
 pub mod serve;
 pub mod solve;
 pub mod trace;
+pub mod tune;
 pub mod uci;
 
 use std::time::Duration;

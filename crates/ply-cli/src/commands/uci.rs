@@ -18,7 +18,7 @@ use cozy_chess::Color;
 use ply_core::observe::NoObserver;
 use ply_core::search::id::iterate;
 use ply_core::search::{DEFAULT_TT_MB, Engine, Iteration, SearchOptions};
-use ply_core::{Game, Notation};
+use ply_core::{EngineHooks, Game, Notation, Tuning};
 use ply_games::Chess;
 use ply_games::chess::ChessState;
 
@@ -179,10 +179,11 @@ fn uci_score(game: &Chess, state: &ChessState, it: &Iteration<Move>) -> String {
     }
 }
 
-fn engine_options(hash_mb: usize, threads: usize) -> SearchOptions {
+fn engine_options(hash_mb: usize, threads: usize, tuning: Option<Tuning>) -> SearchOptions {
     SearchOptions {
         tt_mb: hash_mb,
         threads,
+        tuning,
         ..SearchOptions::engine()
     }
 }
@@ -201,6 +202,8 @@ pub struct Session {
     engine: Option<Engine<Move>>,
     state: ChessState,
     running: Option<Running>,
+    /// The engine's tuning numbers, when `--tune` changed them.
+    tuning: Option<Tuning>,
 }
 
 impl Session {
@@ -214,6 +217,7 @@ impl Session {
             hash_mb: hash_mb.clamp(1, MAX_HASH_MB),
             threads: 1,
             running: None,
+            tuning: None,
         }
     }
 
@@ -223,7 +227,10 @@ impl Session {
     /// the process's peak memory by the default size.
     fn engine(&mut self) -> Engine<Move> {
         self.engine.take().unwrap_or_else(|| {
-            Engine::new(&*self.game, &engine_options(self.hash_mb, self.threads))
+            Engine::new(
+                &*self.game,
+                &engine_options(self.hash_mb, self.threads, self.tuning),
+            )
         })
     }
 
@@ -403,6 +410,12 @@ impl Session {
 /// Runs the protocol on stdin and stdout until `quit` or the end of input.
 pub fn run(args: &UciArgs) -> CliResult {
     let mut session = Session::new(args.hash);
+    if let Some(pairs) = &args.tune {
+        let tuning = <Chess as EngineHooks>::TUNING
+            .with_overrides(pairs)
+            .map_err(|e| crate::CliError::input(format!("--tune: {e}")))?;
+        session.tuning = Some(tuning);
+    }
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         if !session.handle(&line) {

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts, sort_by_priority};
+use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts, Tuning, sort_by_priority};
 use crate::observe::Observer;
 use crate::score::{
     MaxScore, MoverScore, Player, Window, distance_to_node, distance_to_root, is_decided,
@@ -62,11 +62,6 @@ const CHECK_INTERVAL: u64 = 1024;
 /// The largest history bonus, reached at this many plies of remaining depth.
 const HISTORY_DEPTH_CAP: u32 = 20;
 
-/// Null-move pruning needs this much depth left, so that the reduced
-/// search after the pass is at least one full ply (quiescence alone
-/// cannot see a quiet threat, such as a mate, that the pass allows).
-const NULL_MOVE_MIN_DEPTH: u32 = 4;
-
 /// A helper thread turns its move order at the odd plies up to this one.
 /// When the root's first move proves the value (a win, or a fail-high
 /// probe), the odd plies are the nodes where every move must be searched:
@@ -89,6 +84,13 @@ fn lmr_reduction(depth: u32, index: usize) -> u32 {
     (r as u32).clamp(1, depth.saturating_sub(2).max(1))
 }
 
+/// How many moves late-move pruning searches before it skips quiet ones
+/// (see [`crate::Tuning::late_move_pruning`]).
+fn late_moves(depth: u32, improving: bool) -> usize {
+    let n = 3 + (depth * depth) as usize;
+    if improving { n } else { n / 2 }
+}
+
 /// Quiescence stops here whatever the position (a guard: captures run
 /// out long before in any real game).
 const MAX_QUIESCENCE_PLY: u32 = 200;
@@ -108,6 +110,9 @@ struct Frame<M> {
     /// The best line found so far from the node at this ply (the
     /// triangular principal-variation table, one row a ply).
     pv: Vec<M>,
+    /// The static evaluation of the node at this ply, from its mover's
+    /// view (`None` in check, at the root, or when no step needs it).
+    eval: Option<MoverScore>,
 }
 
 impl<M> Default for Frame<M> {
@@ -117,6 +122,7 @@ impl<M> Default for Frame<M> {
             natural: Vec::new(),
             killer: None,
             pv: Vec::new(),
+            eval: None,
         }
     }
 }
@@ -320,6 +326,8 @@ impl<M: Copy + Eq> Engine<M> {
 /// the game's tuning: the node function reads plain flags.
 #[derive(Clone, Copy, Debug)]
 struct Features {
+    /// The tuning numbers: the game's, or the options' override.
+    tuning: Tuning,
     quiescence: bool,
     null_move: bool,
     reductions: bool,
@@ -341,13 +349,15 @@ impl Features {
     /// depth limit.
     fn resolve<G: EngineHooks>(o: &SearchOptions) -> Self {
         let limited = o.depth.is_some();
+        let tuning = o.tuning.unwrap_or(G::TUNING);
         Features {
+            tuning,
             quiescence: o.quiescence,
             null_move: o.null_move && limited,
             reductions: o.reductions && limited,
             check_extension: o.check_extension && limited,
             futility: if o.futility && limited {
-                o.futility_margin.or(G::TUNING.futility_margin)
+                o.futility_margin.or(tuning.futility_margin)
             } else {
                 None
             },
@@ -512,7 +522,7 @@ where
         beta: MoverScore,
     ) -> NodeResult {
         if LIMITED && depth == 0 && self.f.quiescence {
-            return self.quiesce(state, ply, index, alpha, beta);
+            return self.quiesce(state, ply, index, true, alpha, beta);
         }
         let player = self.game.to_move(state);
         let result = match self.enter_node(ply, index, player, alpha, beta) {
@@ -569,8 +579,9 @@ where
             && (self.f.null_move || self.f.reductions || self.f.check_extension)
             && self.game.in_check(state);
         let eval = self.static_eval(state, at, in_check);
+        let improving = self.improving(at.ply as usize, eval);
         // Step 5. Reverse futility pruning.
-        if let Some(v) = self.reverse_futility(at, alpha, beta, eval) {
+        if let Some(v) = self.reverse_futility(at, alpha, beta, eval, improving) {
             return Ok((v, false));
         }
         // Step 6. Null-move pruning.
@@ -585,6 +596,7 @@ where
             at,
             in_check,
             eval,
+            improving,
             tt_index,
         };
         let result = self.expand(state, &node, &mut moves, alpha, beta);
@@ -683,9 +695,29 @@ where
         Some(v.for_player(at.player))
     }
 
+    /// Step 4b: whether the mover's position is better than at its last
+    /// turn (two plies up; four if that one was in check). Records this
+    /// node's evaluation for the plies below. An improving position is
+    /// pruned less eagerly: its evaluation is likelier to keep rising.
+    /// Without an evaluation here (in check) it is not improving; without
+    /// one to compare with, it counts as improving (prune less).
+    #[inline(always)]
+    fn improving(&mut self, p: usize, eval: Option<MoverScore>) -> bool {
+        self.engine.stack[p].eval = eval;
+        let Some(e) = eval else {
+            return false;
+        };
+        let earlier = |back: usize| p.checked_sub(back).and_then(|q| self.engine.stack[q].eval);
+        match earlier(2).or_else(|| earlier(4)) {
+            Some(before) => e > before,
+            None => true,
+        }
+    }
+
     /// Step 5: a few plies from the horizon, a quiet position that stands a
     /// margin per ply above beta is not going to fall below it: take the
-    /// evaluation. Only off the principal variation (a null window).
+    /// evaluation. Only off the principal variation (a null window). An
+    /// improving position needs one ply's margin less.
     #[inline(always)]
     fn reverse_futility(
         &self,
@@ -693,16 +725,19 @@ where
         alpha: MoverScore,
         beta: MoverScore,
         eval: Option<MoverScore>,
+        improving: bool,
     ) -> Option<MoverScore> {
         let (Some(margin), Some(eval)) = (self.f.futility, eval) else {
             return None;
         };
         // In i64: the full window's width overflows an i32.
         let null_window = i64::from(beta.0) - i64::from(alpha.0) == 1;
+        let less = improving && self.f.tuning.reverse_futility_improving;
+        let plies = at.depth.saturating_sub(u32::from(less)) as i32;
         (null_window
-            && at.depth <= FUTILITY_DEPTH
+            && at.depth <= self.f.tuning.reverse_futility_depth
             && !is_decided(beta.0)
-            && eval.0 - margin * at.depth as i32 >= beta.0)
+            && eval.0 - margin * plies >= beta.0)
             .then_some(eval)
     }
 
@@ -712,7 +747,8 @@ where
     /// searching its moves. Not at the root, not in the principal variation
     /// (a null window here means "not PV"), not in check, not near decided
     /// scores, and only where the game says passing is safe (not in chess
-    /// pawn endings: zugzwang).
+    /// pawn endings: zugzwang). The reduction follows the game's
+    /// [`NullMoveRule`](crate::game::NullMoveRule).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn null_move(
@@ -728,7 +764,7 @@ where
         if !(LIMITED
             && self.f.null_move
             && at.ply > 0
-            && at.depth >= NULL_MOVE_MIN_DEPTH
+            && at.depth >= self.f.tuning.null_move.min_depth
             && !in_check
             && i64::from(beta.0) - i64::from(alpha.0) == 1
             && !is_decided(beta.0)
@@ -739,8 +775,13 @@ where
         let Some(passed) = self.game.null_move(state) else {
             return Ok(None);
         };
-        let r = if at.depth >= 7 { 3 } else { 2 };
-        let depth = at.depth - 1 - r;
+        let rule = self.f.tuning.null_move;
+        let surplus = match (rule.per_eval, eval) {
+            (per, Some(e)) if per > 0 => ((e.0 - beta.0) / per).clamp(0, 3) as u32,
+            _ => 0,
+        };
+        let r = rule.base + at.depth / rule.per_depth.max(1) + surplus;
+        let depth = at.depth.saturating_sub(1 + r);
         let v = -self
             .search(&passed, at.ply + 1, depth, None, false, -beta, -alpha)?
             .0;
@@ -894,7 +935,7 @@ where
         natural.extend_from_slice(moves);
         let tt_move = tt_index.and_then(|i| natural.get(usize::from(i)).copied());
         // A lone move is searched at once: no time to hide a load.
-        if G::TUNING.prefetch_children && moves.len() > 1 {
+        if self.f.tuning.prefetch_children && moves.len() > 1 {
             let game = self.game;
             for &mv in moves {
                 tt.prefetch(game.hash_key(&game.play(state, mv)));
@@ -1034,6 +1075,22 @@ where
                 if eval > best.value {
                     best.value = eval;
                 }
+                best.proven = false;
+                continue;
+            }
+            // Late-move pruning: next to the horizon, once the first moves
+            // of a well-ordered list are searched, a quiet one is skipped
+            // (never in check, nor at the root: both have no evaluation).
+            let lmp = self.f.tuning.late_move_pruning;
+            if LIMITED
+                && at.depth <= lmp
+                && node.eval.is_some()
+                && i >= late_moves(at.depth, node.improving)
+                && !extend
+                && !is_decided(alpha.0)
+                && Some(mv) != tt_move
+                && game.is_quiet(state, mv)
+            {
                 best.proven = false;
                 continue;
             }
@@ -1178,19 +1235,23 @@ where
     /// quiet, so the horizon never falls in the middle of an exchange.
     /// The player to move may "stand pat" (take the static evaluation)
     /// instead of capturing, since captures are not forced; in check it
-    /// may not, and every legal reply is searched. Proven only at the end
-    /// of the game.
+    /// may not, and every legal reply is searched. At its `first` ply the
+    /// game's quiet checks are tried too ([`EngineHooks::quiet_checks`]):
+    /// a mate by a quiet move is then seen at the horizon (and so is the
+    /// threat of one that a null move allows). Proven only at the end of
+    /// the game.
     fn quiesce(
         &mut self,
         state: &G::State,
         ply: u32,
         index: Option<usize>,
+        first: bool,
         alpha: MoverScore,
         beta: MoverScore,
     ) -> NodeResult {
         let player = self.game.to_move(state);
         let result = match self.enter_node(ply, index, player, alpha, beta) {
-            Ok(()) => self.quiet_node(state, ply, player, alpha, beta),
+            Ok(()) => self.quiet_node(state, ply, first, player, alpha, beta),
             Err(e) => Err(e),
         };
         self.exit_node(ply, player, &result);
@@ -1205,6 +1266,7 @@ where
         &mut self,
         state: &G::State,
         ply: u32,
+        first: bool,
         player: Player,
         mut alpha: MoverScore,
         beta: MoverScore,
@@ -1247,6 +1309,9 @@ where
                 self.engine.stack[p].moves = moves;
                 return Ok((best, false));
             }
+            if first && self.f.tuning.quiet_checks {
+                game.quiet_checks(state, &mut moves);
+            }
             if best > alpha {
                 alpha = best;
             }
@@ -1271,7 +1336,9 @@ where
         let n = moves.len();
         for (i, &mv) in moves.iter().enumerate() {
             let child = self.game.play(state, mv);
-            let v = -self.quiesce(&child, ply + 1, Some(i), -beta, -alpha)?.0;
+            let v = -self
+                .quiesce(&child, ply + 1, Some(i), false, -beta, -alpha)?
+                .0;
             if v > best {
                 best = v;
                 if v > alpha {
@@ -1425,6 +1492,8 @@ struct Node {
     at: At,
     in_check: bool,
     eval: Option<MoverScore>,
+    /// Step 4b's verdict: the mover's position is better than at its last turn.
+    improving: bool,
     tt_index: Option<u8>,
 }
 

@@ -175,7 +175,7 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
     let mut stretch = 1.0;
     let window = options
         .aspiration_width
-        .or(G::TUNING.aspiration_width)
+        .or(options.tuning.unwrap_or(G::TUNING).aspiration_width)
         .filter(|_| options.aspiration);
     loop {
         // Depth 1 runs to the end unless the clock's hard limit passes (or

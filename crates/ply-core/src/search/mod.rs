@@ -159,6 +159,12 @@ pub struct SearchOptions {
     /// [`EngineHooks::select_moves`](crate::game::EngineHooks::select_moves)
     /// keeps (no effect for games that keep them all).
     pub selective: bool,
+    /// The engine's tuning numbers instead of the game's
+    /// ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)): how
+    /// engine developers try a variant in self-play without rebuilding
+    /// (`ply uci --tune`). `futility_margin` and `aspiration_width`
+    /// above still override these.
+    pub tuning: Option<crate::game::Tuning>,
 }
 
 impl SearchOptions {
