@@ -196,8 +196,8 @@ pub struct Tuning {
     /// Quiescence tries [`EngineHooks::quiet_checks`] at its first ply.
     pub quiet_checks: bool,
     /// Late-move pruning works this many plies from the horizon (0: off):
-    /// there, after the first `(3 + depth²) / 2` moves (`3 + depth²` when
-    /// the position is improving), the remaining quiet moves are skipped.
+    /// there, after the first `(3 + depth²) / 2` quiet moves (`3 + depth²`
+    /// when the position is improving), the remaining ones are skipped.
     /// In a well-ordered list they almost never turn out best that close
     /// to the horizon.
     pub late_move_pruning: u32,

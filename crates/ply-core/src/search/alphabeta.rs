@@ -84,7 +84,7 @@ fn lmr_reduction(depth: u32, index: usize) -> u32 {
     (r as u32).clamp(1, depth.saturating_sub(2).max(1))
 }
 
-/// How many moves late-move pruning searches before it skips quiet ones
+/// How many quiet moves late-move pruning searches before it skips the rest
 /// (see [`crate::Tuning::late_move_pruning`]).
 fn late_moves(depth: u32, improving: bool) -> usize {
     let n = 3 + (depth * depth) as usize;
@@ -1044,6 +1044,8 @@ where
             alpha0: alpha,
         };
         let n = moves.len();
+        // Quiet moves met so far, for late-move pruning.
+        let mut quiets = 0;
         for i in 0..n {
             if deferred && i == 1 {
                 self.order(state, &mut moves[1..], p, None);
@@ -1078,14 +1080,18 @@ where
                 best.proven = false;
                 continue;
             }
-            // Late-move pruning: next to the horizon, once the first moves
-            // of a well-ordered list are searched, a quiet one is skipped
-            // (never in check, nor at the root: both have no evaluation).
-            let lmp = self.f.tuning.late_move_pruning;
-            if LIMITED
-                && at.depth <= lmp
+            // Late-move pruning: next to the horizon, once the first quiet
+            // moves of a well-ordered list are searched, the later ones are
+            // skipped (never in check, nor at the root: both have no
+            // evaluation). Quiet moves are counted, not all moves: captures
+            // come first, and counting them left no quiet move searched.
+            let lmp = LIMITED && at.depth <= self.f.tuning.late_move_pruning;
+            if lmp && game.is_quiet(state, mv) {
+                quiets += 1;
+            }
+            if lmp
                 && node.eval.is_some()
-                && i >= late_moves(at.depth, node.improving)
+                && quiets > late_moves(at.depth, node.improving)
                 && !extend
                 && !is_decided(alpha.0)
                 && Some(mv) != tt_move
