@@ -1064,40 +1064,8 @@ where
             } else {
                 at.depth
             };
-            // Futility pruning: next to the horizon, a quiet move from a
-            // position a margin per ply below alpha will not reach it.
-            if let (Some(margin), Some(eval)) = (self.f.futility, node.eval)
-                && i > 0
-                && at.depth <= FUTILITY_DEPTH
-                && !extend
-                && !is_decided(alpha.0)
-                && eval.0 + margin * at.depth as i32 <= alpha.0
-                && game.is_quiet(state, mv)
-            {
-                if eval > best.value {
-                    best.value = eval;
-                }
-                best.proven = false;
-                continue;
-            }
-            // Late-move pruning: next to the horizon, once the first quiet
-            // moves of a well-ordered list are searched, the later ones are
-            // skipped (never in check, nor at the root: both have no
-            // evaluation). Quiet moves are counted, not all moves: captures
-            // come first, and counting them left no quiet move searched.
-            let lmp = LIMITED && at.depth <= self.f.tuning.late_move_pruning;
-            if lmp && game.is_quiet(state, mv) {
-                quiets += 1;
-            }
-            if lmp
-                && node.eval.is_some()
-                && quiets > late_moves(at.depth, node.improving)
-                && !extend
-                && !is_decided(alpha.0)
-                && Some(mv) != tt_move
-                && game.is_quiet(state, mv)
-            {
-                best.proven = false;
+            let mover = (i, mv, extend, alpha);
+            if self.skip_quiet(state, node, mover, tt_move, &mut quiets, &mut best) {
                 continue;
             }
             // Late-move reductions: in a well-ordered list, a quiet move
@@ -1162,6 +1130,60 @@ where
             best.proven = false;
         }
         Ok(best)
+    }
+
+    /// Step 10's pruning of quiet moves near the horizon: whether move `i`
+    /// (`mv`, with its check extension and the window's alpha) is skipped.
+    /// `quiets` counts the quiet moves met; a skipped move leaves the node
+    /// unproven, and futility raises its value to the evaluation.
+    #[inline(always)]
+    fn skip_quiet(
+        &self,
+        state: &G::State,
+        node: &Node,
+        (i, mv, extend, alpha): (usize, G::Move, bool, MoverScore),
+        tt_move: Option<G::Move>,
+        quiets: &mut usize,
+        best: &mut Best<G::Move>,
+    ) -> bool {
+        let (game, at) = (self.game, node.at);
+        // Futility pruning: next to the horizon, a quiet move from a
+        // position a margin per ply below alpha will not reach it.
+        if let (Some(margin), Some(eval)) = (self.f.futility, node.eval)
+            && i > 0
+            && at.depth <= FUTILITY_DEPTH
+            && !extend
+            && !is_decided(alpha.0)
+            && eval.0 + margin * at.depth as i32 <= alpha.0
+            && game.is_quiet(state, mv)
+        {
+            if eval > best.value {
+                best.value = eval;
+            }
+            best.proven = false;
+            return true;
+        }
+        // Late-move pruning: next to the horizon, once the first quiet
+        // moves of a well-ordered list are searched, the later ones are
+        // skipped (never in check, nor at the root: both have no
+        // evaluation). Quiet moves are counted, not all moves: captures
+        // come first, and counting them left no quiet move searched.
+        let lmp = LIMITED && at.depth <= self.f.tuning.late_move_pruning;
+        if lmp && game.is_quiet(state, mv) {
+            *quiets += 1;
+        }
+        if lmp
+            && node.eval.is_some()
+            && *quiets > late_moves(at.depth, node.improving)
+            && !extend
+            && !is_decided(alpha.0)
+            && Some(mv) != tt_move
+            && game.is_quiet(state, mv)
+        {
+            best.proven = false;
+            return true;
+        }
+        false
     }
 
     /// Step 10's re-search ladder: one child's value, from the parent's
