@@ -42,7 +42,8 @@ pub const MATE: i32 = 100_000;
 /// Material, in centipawns, indexed by [`Piece`]: the textbook values
 /// (pawn 1, knight 3, bishop 3, rook 5, queen 9) that static exchange
 /// evaluation and capture ordering count in. (The evaluation's own piece
-/// values are PeSTO's, by phase: see `pesto`.)
+/// values are weights of its piece-square term, by phase: see `eval` and
+/// `weights`.)
 pub const MATERIAL: [i32; 6] = [100, 300, 300, 500, 900, 0];
 
 /// Chess. The evaluation's masks are built once, here.
