@@ -7,6 +7,9 @@
 //! one for the endgame. The two sums are blended by the material left (the
 //! phase), as PeSTO does. Terms are counted from White's side: a term of
 //! Black's counts negatively, on the square seen from Black's side.
+//!
+//! A term for attacks on the squares around the king was tried and scored
+//! 18.5/40 against this evaluation in self-play, so it is not here.
 
 use cozy_chess::{
     BitBoard, Board, Color, File, Piece, Rank, Square, get_bishop_moves, get_knight_moves,
