@@ -215,9 +215,7 @@ impl Tuning {
         quiet_checks: false,
         late_move_pruning: 0,
     };
-}
 
-impl Tuning {
     /// These numbers with some replaced, from `key=value` pairs separated
     /// by commas (`reverse_futility_depth=5,null_base=2`): the keys are the
     /// field names, `null_*` for the [`NullMoveRule`]'s, and `none` turns
@@ -252,7 +250,7 @@ impl Tuning {
                 "reverse_futility_improving" => self.reverse_futility_improving = flag()?,
                 "null_min_depth" => self.null_move.min_depth = depth()?,
                 "null_base" => self.null_move.base = depth()?,
-                "null_per_depth" => self.null_move.per_depth = depth()?.max(1),
+                "null_per_depth" => self.null_move.per_depth = depth()?,
                 "null_per_eval" => self.null_move.per_eval = number()?,
                 "quiet_checks" => self.quiet_checks = flag()?,
                 "late_move_pruning" => self.late_move_pruning = depth()?,

@@ -22,6 +22,12 @@ use crate::args::{AlgoArg, SearchArgs};
 
 pub use ply_core::search::describe;
 
+/// The text of a file the user named, or an input error that names it.
+pub fn read_input(path: &std::path::Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))
+}
+
 /// What the search flags ask for.
 #[derive(Clone, Copy, Debug)]
 pub enum Plan {

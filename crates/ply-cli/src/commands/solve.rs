@@ -56,8 +56,7 @@ fn run_batch<G: Notation + Searchable>(
     options: &SearchOptions,
     weak: bool,
 ) -> CliResult {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    let text = super::read_input(path)?;
     let mut engine = Engine::new(game, options);
     let mut sum = BatchSummary::default();
     let (mut total_nodes, mut total_us) = (0u64, 0f64);

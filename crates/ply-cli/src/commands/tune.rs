@@ -54,8 +54,7 @@ fn read_openings(game: &Chess, path: Option<&Path>) -> Result<Vec<ChessState>, C
     let Some(path) = path else {
         return Ok(vec![game.initial_state()]);
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    let text = super::read_input(path)?;
     let mut openings = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -247,8 +246,7 @@ fn run_data(args: &TuneDataArgs) -> CliResult {
 }
 
 fn run_fit(args: &TuneFitArgs) -> CliResult {
-    let text = std::fs::read_to_string(&args.data)
-        .map_err(|e| CliError::input(format!("{}: {e}", args.data.display())))?;
+    let text = super::read_input(&args.data)?;
     let masks = eval::Masks::new();
     let all = DataSet::parse(&masks, &text)
         .map_err(|e| CliError::input(format!("{}: {e}", args.data.display())))?;

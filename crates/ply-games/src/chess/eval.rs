@@ -233,7 +233,7 @@ pub fn terms(masks: &Masks, board: &Board, sink: &mut impl Sink) -> i32 {
 }
 
 /// Every square a set of pawns of `color` attacks.
-pub fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
+fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
     let not_a = !File::A.bitboard().0;
     let not_h = !File::H.bitboard().0;
     let p = pawns.0;

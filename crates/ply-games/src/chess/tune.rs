@@ -214,8 +214,9 @@ pub fn fit_k(data: &DataSet, weights: &Weights) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The gradient of [`error`] with respect to every weight.
-pub fn gradient(data: &DataSet, weights: &Weights, k: f64) -> Weights {
+/// The gradient of [`error`] with respect to every weight, and the error
+/// itself (both from the same predictions).
+pub fn gradient(data: &DataSet, weights: &Weights, k: f64) -> (Weights, f64) {
     let mut g = Weights {
         mg: vec![0.0; N],
         eg: vec![0.0; N],
@@ -224,8 +225,10 @@ pub fn gradient(data: &DataSet, weights: &Weights, k: f64) -> Weights {
     let full = f64::from(PHASE_FULL);
     // d sigmoid / d cp = s (1 - s) k ln 10 / 400.
     let scale = k * std::f64::consts::LN_10 / 400.0;
+    let mut squares = 0.0;
     for i in 0..data.len() {
         let s = sigmoid(k, weights.score(data, i));
+        squares += (data.result[i] - s).powi(2);
         let d = 2.0 * (s - data.result[i]) * s * (1.0 - s) * scale / n;
         let phase = f64::from(data.phase[i]);
         let (dm, de) = (d * phase / full, d * (full - phase) / full);
@@ -234,7 +237,7 @@ pub fn gradient(data: &DataSet, weights: &Weights, k: f64) -> Weights {
             g.eg[w as usize] += de * f64::from(c);
         }
     }
-    g
+    (g, squares / n)
 }
 
 /// How a fit goes: steps, step size, which weights move.
@@ -274,7 +277,9 @@ pub fn term_mask(names: &str) -> Result<Vec<bool>, String> {
 }
 
 /// Adam on [`error`] from `start`, with `K` held; calls `progress(epoch,
-/// error)` every step. Weights that no position uses keep their values.
+/// error)` every step, with the error of the weights the step started
+/// from (which the gradient computes anyway). Weights that no position
+/// uses keep their values.
 pub fn fit(
     data: &DataSet,
     start: &Weights,
@@ -282,16 +287,14 @@ pub fn fit(
     options: FitOptions,
     mut progress: impl FnMut(usize, f64),
 ) -> Weights {
-    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    let (beta1, beta2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let mut w = start.clone();
     let mut m = vec![0.0; 2 * N];
     let mut v = vec![0.0; 2 * N];
     for epoch in 1..=options.epochs {
-        let g = gradient(data, &w, k);
-        let (c1, c2) = (
-            1.0 - beta1_pow(beta1, epoch),
-            1.0 - beta1_pow(beta2, epoch),
-        );
+        let (g, e) = gradient(data, &w, k);
+        let t = epoch.min(i32::MAX as usize) as i32;
+        let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
         for j in 0..2 * N {
             if !options.free.is_empty() && !options.free[j % N] {
                 continue;
@@ -306,13 +309,9 @@ pub fn fit(
             let (mh, vh) = (m[j] / c1, v[j] / c2);
             *param -= options.rate * mh / (vh.sqrt() + eps);
         }
-        progress(epoch, error(data, &w, k));
+        progress(epoch, e);
     }
     w
-}
-
-fn beta1_pow(beta: f64, epoch: usize) -> f64 {
-    beta.powi(epoch.min(i32::MAX as usize) as i32)
 }
 
 /// The body of `weights.rs` for `table`: everything after its doc comment
@@ -379,7 +378,8 @@ r3k2r/ppp2ppp/2n5/3q4/3P4/2N5/PP3PPP/R2QK2R b KQkq - 0 12;0.5
         let (_, data) = sample();
         let w = Weights::from_table(&WEIGHTS);
         let k = 1.3;
-        let g = gradient(&data, &w, k);
+        let (g, e) = gradient(&data, &w, k);
+        assert!((e - error(&data, &w, k)).abs() < 1e-12);
         let used: Vec<usize> = (0..data.len())
             .flat_map(|i| data.terms(i).iter().map(|&(j, _)| j as usize))
             .collect();
