@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Runs every fuzz target (fuzz/fuzz_targets/) for SECONDS each (default 60)
-# and prints each one's executions and crashes. Needs the nightly toolchain
+# Runs every fuzz target (fuzz/fuzz_targets/), or the TARGETs named, for
+# SECONDS each (default 60) and prints each one's executions and crashes.
+# FUZZ_RUNS=N also stops a target after N executions, whichever comes first
+# (the long runs: FUZZ_RUNS=10000000 scripts/fuzz.sh 3600). Several copies
+# may run side by side on disjoint targets. Needs the nightly toolchain
 # and cargo-fuzz:
 #   rustup toolchain install nightly --profile minimal && cargo install cargo-fuzz
 # New inputs that reach new code go into fuzz/corpus/TARGET; a crash leaves
@@ -11,18 +14,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"
+shift || true
 mkdir -p target/fuzz-logs
 flags=(-O --codegen-units "${FUZZ_CODEGEN_UNITS:-1}")
 cargo +nightly fuzz build "${flags[@]}"
+runs=()
+if [ -n "${FUZZ_RUNS:-}" ]; then runs=(-runs="$FUZZ_RUNS"); fi
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <(cargo +nightly fuzz list); fi
 failed=0
-for t in $(cargo +nightly fuzz list); do
+for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t"
   log="target/fuzz-logs/$t.log"
   # -close_fd_mask=1: the UCI target's engine prints to stdout. -timeout=60:
   # the slowest honest input is a trace at its 25,000-node cap (1.6 s in a
   # release build, ~30 s under the fuzzer's instrumentation).
   if cargo +nightly fuzz run "${flags[@]}" "$t" "fuzz/corpus/$t" -- \
-      -max_total_time="$secs" -timeout=60 -rss_limit_mb=4096 -close_fd_mask=1 \
+      -max_total_time="$secs" "${runs[@]}" -timeout=60 -rss_limit_mb=4096 -close_fd_mask=1 \
       -print_final_stats=1 >"$log" 2>&1; then
     status="0 crashes"
   else
