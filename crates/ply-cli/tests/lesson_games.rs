@@ -111,6 +111,34 @@ fn nimbers_of_big_sums() {
     assert!(e.contains("not impartial"), "{e}");
 }
 
+/// The API fuzzer's slow input (a trace with its pruned leaves listed: it
+/// took over a minute under the fuzzer when each leaf was looked up in the
+/// list of evaluated ones): every leaf of the tree is evaluated or pruned,
+/// as many as a brute-force count of the game's leaves.
+#[test]
+fn a_trace_of_a_big_tree_lists_every_leaf() {
+    let t = json(&[
+        "trace",
+        "coins",
+        "--position",
+        "33",
+        "--param",
+        "take=2,3,4",
+        "--json",
+    ]);
+    fn leaves(n: u32) -> u64 {
+        let moves: Vec<u32> = [2, 3, 4].into_iter().filter(|&k| k <= n).collect();
+        if moves.is_empty() {
+            1
+        } else {
+            moves.iter().map(|k| leaves(n - k)).sum()
+        }
+    }
+    let evaluated = t["evaluated"].as_array().unwrap().len() as u64;
+    let pruned = t["pruned"].as_array().unwrap().len() as u64;
+    assert_eq!(evaluated + pruned, leaves(33));
+}
+
 /// A trace of any game: the value is the search's, the nodes are named by
 /// moves, and every leaf is either evaluated or pruned.
 #[test]
