@@ -201,6 +201,21 @@ pub struct Tuning {
     /// In a well-ordered list they almost never turn out best that close
     /// to the horizon.
     pub late_move_pruning: u32,
+    /// History scores with gravity and a malus: only quiet moves are
+    /// scored; a quiet move that cuts a node off gains, the quiet moves
+    /// tried before it there (searched or pruned) lose as much, and every
+    /// update is scaled so that scores stay within a bound and old ones
+    /// fade. Without it a cutoff move of any kind only gains, and scores
+    /// only grow, so the history of early moves outweighs the present.
+    pub history_gravity: bool,
+    /// Late-move reductions use the history (0 or less: they do not): a
+    /// move is reduced one ply less for every this many points of history
+    /// score, and one more for every this many below zero (with
+    /// `history_gravity`, scores lie within ±16,384).
+    pub history_reduction: i32,
+    /// Internal iterative reduction from this depth (0: off): a node the
+    /// table has no move for is searched a ply shallower.
+    pub internal_reduction: u32,
 }
 
 impl Tuning {
@@ -214,6 +229,9 @@ impl Tuning {
         null_move: NullMoveRule::NONE,
         quiet_checks: false,
         late_move_pruning: 0,
+        history_gravity: false,
+        history_reduction: 0,
+        internal_reduction: 0,
     };
 
     /// These numbers with some replaced, from `key=value` pairs separated
@@ -254,6 +272,9 @@ impl Tuning {
                 "null_per_eval" => self.null_move.per_eval = number()?,
                 "quiet_checks" => self.quiet_checks = flag()?,
                 "late_move_pruning" => self.late_move_pruning = depth()?,
+                "history_gravity" => self.history_gravity = flag()?,
+                "history_reduction" => self.history_reduction = number()?,
+                "internal_reduction" => self.internal_reduction = depth()?,
                 _ => return Err(format!("unknown tuning key '{key}'")),
             }
         }
@@ -562,7 +583,7 @@ mod tests {
     fn tuning_overrides_name_their_fields() {
         let t = Tuning::NONE
             .with_overrides(
-                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3",
+                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3,history_gravity=true,history_reduction=8192,internal_reduction=4",
             )
             .unwrap();
         let expected = Tuning {
@@ -574,6 +595,9 @@ mod tests {
             },
             quiet_checks: true,
             late_move_pruning: 3,
+            history_gravity: true,
+            history_reduction: 8192,
+            internal_reduction: 4,
             ..Tuning::NONE
         };
         assert_eq!(t, expected);

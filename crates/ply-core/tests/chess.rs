@@ -10,6 +10,7 @@ use proptest::prelude::*;
 mod common;
 
 use common::random_position;
+use ply_core::Tuning;
 use ply_core::explore::perft;
 use ply_core::prelude::*;
 use ply_core::search::iterative_deepening;
@@ -152,8 +153,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// At a fixed depth, alpha-beta (textbook, and with ordering, an
-    /// exact-depth table and principal-variation search) returns minimax's
-    /// value on random chess positions, visiting no more nodes.
+    /// exact-depth table and principal-variation search, with either kind
+    /// of history) returns minimax's value on random chess positions,
+    /// visiting no more nodes.
     #[test]
     fn alphabeta_equals_minimax_on_random_chess(seed in any::<u64>(), plies in 0usize..60) {
         let g = Chess::new();
@@ -168,5 +170,7 @@ proptest! {
             ..SearchOptions::depth(3)
         };
         compare(&g, &s, &engine)?;
+        let gravity = Tuning { history_gravity: true, ..Tuning::NONE };
+        compare(&g, &s, &SearchOptions { tuning: Some(gravity), ..engine })?;
     }
 }

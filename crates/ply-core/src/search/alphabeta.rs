@@ -62,6 +62,13 @@ const CHECK_INTERVAL: u64 = 1024;
 /// The largest history bonus, reached at this many plies of remaining depth.
 const HISTORY_DEPTH_CAP: u32 = 20;
 
+/// With [`crate::Tuning::history_gravity`], the bound history scores
+/// approach and never pass, either way: an update moves a score by its
+/// bonus scaled by how far the score still is from the bound, so old
+/// scores fade as new ones come in and the table tracks the current
+/// position instead of the whole game.
+const HISTORY_GRAVITY_MAX: i32 = 16_384;
+
 /// A helper thread turns its move order at the odd plies up to this one.
 /// When the root's first move proves the value (a win, or a fail-high
 /// probe), the odd plies are the nodes where every move must be searched:
@@ -133,7 +140,7 @@ impl<M> Default for Frame<M> {
 pub struct Engine<M> {
     options: SearchOptions,
     tt: Option<Arc<TransTable>>,
-    history: Vec<u32>,
+    history: Vec<i32>,
     stack: Vec<Frame<M>>,
     /// Nodes visited over the engine's life (the node budget counts these).
     pub nodes: u64,
@@ -588,6 +595,15 @@ where
         if let Some(v) = self.null_move(state, at, in_check, alpha, beta, eval, tt_index)? {
             return Ok((v, false));
         }
+        // Step 6b. Internal iterative reduction: a node deep enough to
+        // matter that the table knows no move for is searched a ply
+        // shallower. It was not searched before (or failed low), so its
+        // move order is a guess; the shallower search is cheap, and fills
+        // the table with a move for when the node comes back deeper.
+        let iir = self.f.tuning.internal_reduction;
+        if LIMITED && iir > 0 && at.depth >= iir && tt_index.is_none() && !in_check {
+            at.depth -= 1;
+        }
         // Steps 7 to 11 list, order and search the moves in this ply's
         // buffer, handed back here whatever they return.
         let p = at.ply as usize;
@@ -981,8 +997,7 @@ where
             if !self.engine.history.is_empty() {
                 let history = &self.engine.history;
                 sort_by_priority(moves, |m| {
-                    game.history_slot(state, m)
-                        .map_or(0, |i| history[i].min(i32::MAX as u32) as i32)
+                    game.history_slot(state, m).map_or(0, |i| history[i])
                 });
             }
             // Killer move: what refuted a sibling at this ply probably refutes here.
@@ -1068,25 +1083,7 @@ where
             if self.skip_quiet(state, node, mover, tt_move, &mut quiets, &mut best) {
                 continue;
             }
-            // Late-move reductions: in a well-ordered list, a quiet move
-            // late in the list rarely turns out best, so it is first
-            // searched shallower; only if it beats alpha is it searched
-            // again at full depth. Never in check, never for checks,
-            // captures, the table's move or the killer.
-            let reduce = if LIMITED
-                && self.f.reductions
-                && at.depth >= 3
-                && i >= 3
-                && !node.in_check
-                && !extend
-                && Some(mv) != tt_move
-                && self.killer(p) != Some(mv)
-                && game.is_quiet(state, mv)
-            {
-                lmr_reduction(at.depth, i)
-            } else {
-                0
-            };
+            let reduce = self.reduction(state, node, (i, mv, extend), tt_move);
             let child_at = Child {
                 ply: ply + 1,
                 index: i,
@@ -1113,7 +1110,7 @@ where
             if alpha >= beta {
                 best.proven = child_proven;
                 if self.f.ordering {
-                    self.remember_cutoff(state, p, at.depth, mv);
+                    self.remember_cutoff(state, p, at.depth, mv, &moves[..i]);
                 }
                 if i + 1 < n {
                     self.observer.cutoff(ply, i, n - i - 1);
@@ -1184,6 +1181,49 @@ where
             return true;
         }
         false
+    }
+
+    /// Step 10's late-move reductions: how many plies shallower move `i`
+    /// (`mv`, with its check extension) is first searched. In a
+    /// well-ordered list a quiet move late in the list rarely turns out
+    /// best, so it is searched shallower; only if it beats alpha is it
+    /// searched again at full depth. Never in check, never for checks,
+    /// captures, the table's move or the killer. With
+    /// [`crate::Tuning::history_reduction`], a move with a good history
+    /// is reduced less and one with a bad history more.
+    #[inline(always)]
+    fn reduction(
+        &self,
+        state: &G::State,
+        node: &Node,
+        (i, mv, extend): (usize, G::Move, bool),
+        tt_move: Option<G::Move>,
+    ) -> u32 {
+        let (game, at) = (self.game, node.at);
+        if !(LIMITED
+            && self.f.reductions
+            && at.depth >= 3
+            && i >= 3
+            && !node.in_check
+            && !extend
+            && Some(mv) != tt_move
+            && self.killer(at.ply as usize) != Some(mv)
+            && game.is_quiet(state, mv))
+        {
+            return 0;
+        }
+        let r = lmr_reduction(at.depth, i);
+        let per = self.f.tuning.history_reduction;
+        match game
+            .history_slot(state, mv)
+            .and_then(|s| self.engine.history.get(s))
+        {
+            Some(&h) if per > 0 => {
+                let r = r as i32 - h / per;
+                r.clamp(0, at.depth.saturating_sub(2).max(1) as i32) as u32
+            }
+            _ => r,
+        }
     }
 
     /// Step 10's re-search ladder: one child's value, from the parent's
@@ -1384,14 +1424,45 @@ where
         Ok((best, false))
     }
 
-    /// Records a move that caused a cutoff, for the killer and history heuristics.
-    fn remember_cutoff(&mut self, state: &G::State, ply: usize, depth: u32, mv: G::Move) {
+    /// Records a move that caused a cutoff, for the killer and history
+    /// heuristics; `tried` are the moves searched before it at this node.
+    fn remember_cutoff(
+        &mut self,
+        state: &G::State,
+        ply: usize,
+        depth: u32,
+        mv: G::Move,
+        tried: &[G::Move],
+    ) {
         self.engine.stack[ply].killer = Some(mv);
-        if let Some(slot) = self.game.history_slot(state, mv)
-            && let Some(h) = self.engine.history.get_mut(slot)
-        {
-            let d = depth.min(HISTORY_DEPTH_CAP);
-            *h = h.saturating_add(d * d + 1);
+        let d = depth.min(HISTORY_DEPTH_CAP) as i32;
+        let (game, history) = (self.game, &mut self.engine.history);
+        let slot = |m| game.history_slot(state, m);
+        if !self.f.tuning.history_gravity {
+            if let Some(h) = slot(mv).and_then(|i| history.get_mut(i)) {
+                *h = h.saturating_add(d * d + 1);
+            }
+            return;
+        }
+        // With gravity only quiet moves are scored (captures have their own
+        // order): the cutoff move gains, the quiet moves tried before it
+        // lose as much. The bonus grows linearly with depth up to a tenth
+        // of the bound (the shape of Stockfish's `stat_bonus`), so that a
+        // few deep cutoffs move a score by a good part of its range.
+        if !game.is_quiet(state, mv) {
+            return;
+        }
+        let bonus = (300 * d - 250).clamp(50, HISTORY_GRAVITY_MAX / 10);
+        let gravity = |h: &mut i32, change: i32| {
+            *h += change - *h * change.abs() / HISTORY_GRAVITY_MAX;
+        };
+        if let Some(h) = slot(mv).and_then(|i| history.get_mut(i)) {
+            gravity(h, bonus);
+        }
+        for &m in tried.iter().filter(|&&m| game.is_quiet(state, m)) {
+            if let Some(h) = slot(m).and_then(|i| history.get_mut(i)) {
+                gravity(h, -bonus);
+            }
         }
     }
 
