@@ -28,6 +28,10 @@ use crate::commands::{Plan, configure};
 use crate::output::{params, setup};
 use crate::progress::{Listen, Tell, Thinking};
 
+/// The largest table a request to the server gets, in MiB (a bigger
+/// `tt_mb` is cut to it, as `time_ms` is cut to the server's time limit).
+pub const SERVER_MAX_TT_MB: usize = 256;
+
 /// The largest tree a trace request may send.
 pub const MAX_TREE_NODES: u64 = 10_000;
 
@@ -83,7 +87,16 @@ impl Request {
         flag("moves", self.moves.as_ref().map(|m| m.join(",")));
         flag("algo", self.algo.clone());
         flag("depth", self.depth.map(|d| d.to_string()));
-        flag("tt-mb", self.tt_mb.map(|t| t.to_string()));
+        // The server's cap on the table likewise: one request may not
+        // take the machine's memory.
+        flag(
+            "tt-mb",
+            self.tt_mb.map(|t| {
+                max_time_ms
+                    .map_or(t, |_| t.min(SERVER_MAX_TT_MB))
+                    .to_string()
+            }),
+        );
         flag("seed", self.seed.map(|s| s.to_string()));
         flag("iterations", self.iterations.map(|i| i.to_string()));
         flag("max-positions", self.max_positions.map(|m| m.to_string()));
@@ -322,7 +335,9 @@ pub struct Prepared {
     pub command: Command,
 }
 
-/// Reads a request into the command line it stands for, with the CLI's checks.
+/// Reads a request into the command line it stands for, with the CLI's
+/// checks. `max_time`: the server's limits apply (the time cut to it, the
+/// table to [`SERVER_MAX_TT_MB`]); `None` for a local caller.
 pub fn prepare(
     command: &str,
     body: &[u8],

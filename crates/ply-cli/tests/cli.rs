@@ -577,6 +577,32 @@ fn deep_games_do_not_overflow_the_stack() {
     assert_eq!(s["stats"]["depth"], 200_000);
 }
 
+/// A table bigger than the cap, or than the machine can reserve, is a
+/// clear error naming the flag (found by the api fuzz target: 444,444,444,444,444
+/// MiB overflowed the allocator's size and panicked).
+#[test]
+fn a_table_too_big_is_refused() {
+    let e = fails(&[
+        "solve",
+        "connect4",
+        "--moves",
+        "4,3",
+        "--algo",
+        "id",
+        "--tt-mb",
+        "444444444444444",
+    ]);
+    assert!(e.contains("--tt-mb 444444444444444: a table of"), "{e}");
+    let e = fails(&["solve", "tictactoe", "--tt-mb", "65537"]);
+    assert!(e.contains("more than the 65536 MiB allowed"), "{e}");
+    let e = fails(&["compare", "coins", "--position", "5", "--tt-mb", "65537"]);
+    assert!(e.contains("--tt-mb 65537"), "{e}");
+    let out = ply().args(["uci", "--hash", "65537"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--hash 65537"), "{err}");
+}
+
 /// `ply count` keeps every position it finds: its cap (`--max-positions`)
 /// stops it with a clear error one position past the published 5,478,
 /// never an out-of-memory kill.

@@ -23,6 +23,7 @@ pub fn compare_report<G: Registered, X: Listen>(
     tt_mb: usize,
     stop: &mut X,
 ) -> Result<CompareReport, CliError> {
+    super::check_table(tt_mb)?;
     let mut rows = Vec::new();
     for (algo, opts) in comparison_set(depth, tt_mb) {
         let (out, stats, elapsed) = run_search(game, state, algo, &opts, true, &mut *stop)?;

@@ -83,6 +83,13 @@ impl Plan {
     }
 }
 
+/// `--tt-mb`: a table the machine can give (see
+/// [`ply_core::search::tt::TransTable::check_size`]).
+pub fn check_table(mib: usize) -> Result<(), CliError> {
+    ply_core::search::tt::TransTable::check_size(mib)
+        .map_err(|e| CliError::input(format!("--tt-mb {mib}: {e}")))
+}
+
 /// The plan the search flags ask for on `state`. Without `--algo`: the
 /// engine (iterative deepening with every feature) for deterministic games,
 /// expectiminimax for games with chance, for `default_time_ms` unless
@@ -96,6 +103,9 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
 ) -> Result<Plan, CliError> {
     if args.threads == 0 {
         return Err(CliError::input("--threads must be at least 1"));
+    }
+    if let Some(mib) = args.tt_mb {
+        check_table(mib)?;
     }
     let chance = reaches_chance(game, state, 100_000);
     let algo = match args.algo {

@@ -17,6 +17,7 @@ use std::time::Duration;
 use cozy_chess::Color;
 use ply_core::observe::NoObserver;
 use ply_core::search::id::iterate;
+use ply_core::search::tt::{MAX_TT_MB, TransTable};
 use ply_core::search::{DEFAULT_TT_MB, Engine, Iteration, SearchOptions};
 use ply_core::{EngineHooks, Game, Notation, Tuning};
 use ply_games::Chess;
@@ -29,7 +30,7 @@ use crate::output::line_text;
 type Move = cozy_chess::Move;
 
 /// The largest table the `Hash` option accepts, in MiB.
-const MAX_HASH_MB: usize = 65_536;
+const MAX_HASH_MB: usize = MAX_TT_MB;
 
 /// Time kept in hand on every move for the GUI and the operating system.
 const OVERHEAD_MS: u64 = 30;
@@ -342,8 +343,14 @@ impl Session {
             send(&format!("info string unknown option '{name}'"));
             return;
         };
+        let is_hash = name.eq_ignore_ascii_case("hash");
         match value.parse::<usize>() {
             Ok(n) if (1..=max).contains(&n) => {
+                // A size the machine cannot reserve keeps the table it has.
+                if is_hash && let Err(e) = TransTable::check_size(n) {
+                    send(&format!("info string Hash {n}: {e}"));
+                    return;
+                }
                 *setting = n;
                 // The old table goes before the new one is made, so the two
                 // are never held at once.
@@ -409,6 +416,8 @@ impl Session {
 
 /// Runs the protocol on stdin and stdout until `quit` or the end of input.
 pub fn run(args: &UciArgs) -> CliResult {
+    TransTable::check_size(args.hash)
+        .map_err(|e| crate::CliError::input(format!("--hash {}: {e}", args.hash)))?;
     let mut session = Session::new(args.hash);
     if let Some(pairs) = &args.tune {
         let tuning = <Chess as EngineHooks>::TUNING

@@ -234,16 +234,15 @@ pub struct TransTable {
     generation: AtomicU8,
 }
 
+/// The largest table a front end accepts (`--tt-mb`, UCI's `Hash`), in
+/// MiB: 64 GiB.
+pub const MAX_TT_MB: usize = 65_536;
+
 impl TransTable {
     /// A table of at most `mib` MiB (rounded down to a power-of-two number
     /// of buckets; at least one bucket).
     pub fn new(mib: usize) -> Self {
-        let budget = mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>();
-        let count = if budget == 0 {
-            1
-        } else {
-            1usize << (usize::BITS - 1 - budget.leading_zeros())
-        };
+        let count = Self::buckets_for(mib);
         let mut buckets = Vec::with_capacity(count);
         advise_huge_pages(buckets.spare_capacity_mut());
         buckets.resize_with(count, Bucket::default);
@@ -254,6 +253,33 @@ impl TransTable {
             growing: AtomicBool::new(false),
             generation: AtomicU8::new(0),
         }
+    }
+
+    /// The buckets a table of `mib` MiB has: a power of two, at least one.
+    fn buckets_for(mib: usize) -> usize {
+        let budget = mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>();
+        if budget == 0 {
+            1
+        } else {
+            1usize << (usize::BITS - 1 - budget.leading_zeros())
+        }
+    }
+
+    /// Whether a table of `mib` MiB may be made here: at most
+    /// [`MAX_TT_MB`], and memory the system agrees to reserve for it (asked
+    /// for and given back at once, untouched). Front ends ask before they
+    /// make an engine, so that a size too big is an error that names it,
+    /// not a panic or an abort in the allocator; the table, once made,
+    /// never grows past its size.
+    pub fn check_size(mib: usize) -> Result<(), String> {
+        if mib > MAX_TT_MB {
+            return Err(format!(
+                "a table of {mib} MiB is more than the {MAX_TT_MB} MiB allowed"
+            ));
+        }
+        Vec::<Bucket>::new()
+            .try_reserve_exact(Self::buckets_for(mib))
+            .map_err(|_| format!("a table of {mib} MiB cannot be allocated on this machine"))
     }
 
     /// The memory the entries take, in bytes.
@@ -506,6 +532,23 @@ mod tests {
         }
         let t = TransTable::new(0);
         assert_eq!(t.capacity(), WAYS);
+    }
+
+    /// A size past the cap is refused with its number; one the system
+    /// cannot reserve (the fuzzer's 444,444,444,444,444 MiB overflowed the
+    /// allocator's size) is refused too; an ordinary one passes.
+    #[test]
+    fn sizes_past_the_cap_or_the_machine_are_refused() {
+        assert_eq!(TransTable::check_size(16), Ok(()));
+        assert_eq!(
+            TransTable::check_size(MAX_TT_MB + 1).unwrap_err(),
+            "a table of 65537 MiB is more than the 65536 MiB allowed"
+        );
+        assert!(TransTable::check_size(444_444_444_444_444).is_err());
+        assert_eq!(
+            TransTable::buckets_for(usize::MAX),
+            1 << (usize::BITS - 1 - (usize::MAX / 64).leading_zeros())
+        );
     }
 
     /// The table starts small, grows as it fills without losing an entry,
