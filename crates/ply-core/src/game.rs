@@ -216,6 +216,13 @@ pub struct Tuning {
     /// Internal iterative reduction from this depth (0: off): a node the
     /// table has no move for is searched a ply shallower.
     pub internal_reduction: u32,
+    /// Late-move reductions reduce a late quiet move by
+    /// `lmr_base + ln(depth) * ln(index) / lmr_divisor` plies (rounded
+    /// down, at least one), both numbers in hundredths (50 and 250: 0.5
+    /// and 2.5). The smaller the divisor, the more late moves are reduced.
+    pub lmr_base: i32,
+    /// See [`Tuning::lmr_base`]; at least 1.
+    pub lmr_divisor: i32,
 }
 
 impl Tuning {
@@ -232,6 +239,8 @@ impl Tuning {
         history_gravity: false,
         history_reduction: 0,
         internal_reduction: 0,
+        lmr_base: 50,
+        lmr_divisor: 250,
     };
 
     /// These numbers with some replaced, from `key=value` pairs separated
@@ -275,6 +284,13 @@ impl Tuning {
                 "history_gravity" => self.history_gravity = flag()?,
                 "history_reduction" => self.history_reduction = number()?,
                 "internal_reduction" => self.internal_reduction = depth()?,
+                "lmr_base" => self.lmr_base = number()?,
+                "lmr_divisor" => {
+                    self.lmr_divisor = number()?;
+                    if self.lmr_divisor < 1 {
+                        return Err(bad("a whole number from 1"));
+                    }
+                }
                 _ => return Err(format!("unknown tuning key '{key}'")),
             }
         }
@@ -583,7 +599,7 @@ mod tests {
     fn tuning_overrides_name_their_fields() {
         let t = Tuning::NONE
             .with_overrides(
-                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3,history_gravity=true,history_reduction=8192,internal_reduction=4",
+                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3,history_gravity=true,history_reduction=8192,internal_reduction=4,lmr_base=75,lmr_divisor=200",
             )
             .unwrap();
         let expected = Tuning {
@@ -598,6 +614,8 @@ mod tests {
             history_gravity: true,
             history_reduction: 8192,
             internal_reduction: 4,
+            lmr_base: 75,
+            lmr_divisor: 200,
             ..Tuning::NONE
         };
         assert_eq!(t, expected);
@@ -615,6 +633,10 @@ mod tests {
             "quiet_checks=yes: expected true or false"
         );
         assert_eq!(err("quiet_checks"), "'quiet_checks': expected key=value");
+        assert_eq!(
+            err("lmr_divisor=0"),
+            "lmr_divisor=0: expected a whole number from 1"
+        );
     }
 
     /// Every list length (each of the three ways it is sorted) gives what

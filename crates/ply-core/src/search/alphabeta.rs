@@ -84,11 +84,13 @@ const HELPER_TURNED_PLY: usize = 5;
 const FUTILITY_DEPTH: u32 = 3;
 
 /// How many plies a late quiet move is reduced: more the deeper the node
-/// and the later the move (logarithmic in both, as is usual), never so
-/// much that the reduced search has no full ply left.
-fn lmr_reduction(depth: u32, index: usize) -> u32 {
-    let r = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.5;
-    (r as u32).clamp(1, depth.saturating_sub(2).max(1))
+/// and the later the move (logarithmic in both, as is usual; the
+/// tuning's `lmr_base` and `lmr_divisor` in hundredths), never so much
+/// that the reduced search has no full ply left.
+fn lmr_reduction(depth: u32, index: usize, tuning: &Tuning) -> u32 {
+    let log = (depth as f64).ln() * (index as f64).ln();
+    let r = f64::from(tuning.lmr_base) / 100.0 + log / (f64::from(tuning.lmr_divisor) / 100.0);
+    (r.max(0.0) as u32).clamp(1, depth.saturating_sub(2).max(1))
 }
 
 /// How many quiet moves late-move pruning searches before it skips the rest
@@ -1212,7 +1214,7 @@ where
         {
             return 0;
         }
-        let r = lmr_reduction(at.depth, i);
+        let r = lmr_reduction(at.depth, i, &self.f.tuning);
         let per = self.f.tuning.history_reduction;
         match game
             .history_slot(state, mv)
