@@ -157,35 +157,32 @@ pub fn leaf_paths<G: Game>(
 }
 
 /// The number of nodes of the tree below `state` (the root included, to
-/// `depth` plies if given), or `None` when it passes `max_nodes`.
+/// `depth` plies if given), or `None` when it passes `max_nodes`. A walk
+/// with its own stack, not recursion: a line may be as long as the cap
+/// (pig's rolls, a long row of coins), deeper than a thread's stack
+/// allows (the api fuzz target overflowed it on a trace of pig).
 pub fn tree_size<G: Game>(
     game: &G,
     state: &G::State,
     depth: Option<u32>,
     max_nodes: u64,
 ) -> Option<u64> {
-    fn rec<G: Game>(
-        game: &G,
-        state: &G::State,
-        depth: Option<u32>,
-        count: &mut u64,
-        max: u64,
-    ) -> bool {
-        *count += 1;
-        if *count > max {
-            return false;
-        }
-        if game.is_terminal(state) || depth == Some(0) {
-            return true;
-        }
-        let mut moves = Vec::new();
-        game.legal_moves(state, &mut moves);
-        moves
-            .iter()
-            .all(|&m| rec(game, &game.play(state, m), depth.map(|d| d - 1), count, max))
-    }
+    let mut stack = vec![(state.clone(), depth)];
+    let mut moves = Vec::new();
     let mut count = 0;
-    rec(game, state, depth, &mut count, max_nodes).then_some(count)
+    while let Some((s, d)) = stack.pop() {
+        count += 1;
+        if count > max_nodes {
+            return None;
+        }
+        if game.is_terminal(&s) || d == Some(0) {
+            continue;
+        }
+        moves.clear();
+        game.legal_moves(&s, &mut moves);
+        stack.extend(moves.iter().map(|&m| (game.play(&s, m), d.map(|d| d - 1))));
+    }
+    Some(count)
 }
 
 /// Whether a chance node is reachable from `state` within the first

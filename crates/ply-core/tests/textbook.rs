@@ -59,6 +59,23 @@ fn tictactoe_position_count() {
     assert_eq!(perft(&g, &g.initial_state(), 9), 127_872);
 }
 
+/// A line as long as the cap does not overflow a test thread's stack:
+/// 200,000 coins taken one at a time is a chain of 200,001 nodes.
+#[test]
+fn tree_size_of_a_long_line() {
+    let g = Coins::new(&[1]).unwrap();
+    let s = g.parse_position("200000").unwrap();
+    assert_eq!(
+        ply_core::explore::tree_size(&g, &s, None, 300_000),
+        Some(200_001)
+    );
+    assert_eq!(ply_core::explore::tree_size(&g, &s, None, 200_000), None);
+    assert_eq!(
+        ply_core::explore::tree_size(&g, &s, Some(10), 300_000),
+        Some(11)
+    );
+}
+
 #[test]
 fn fork_position_analysis() {
     let g = TicTacToe::classic();
