@@ -160,27 +160,42 @@ pub fn leaf_paths<G: Game>(
 /// `depth` plies if given), or `None` when it passes `max_nodes`. A walk
 /// with its own stack, not recursion: a line may be as long as the cap
 /// (pig's rolls, a long row of coins), deeper than a thread's stack
-/// allows (the api fuzz target overflowed it on a trace of pig).
+/// allows (the api fuzz target overflowed it on a trace of pig). Each
+/// level keeps its state and its moves, as the recursion did, so memory
+/// grows with the line's length, not with the tree's width.
 pub fn tree_size<G: Game>(
     game: &G,
     state: &G::State,
     depth: Option<u32>,
     max_nodes: u64,
 ) -> Option<u64> {
-    let mut stack = vec![(state.clone(), depth)];
-    let mut moves = Vec::new();
-    let mut count = 0;
-    while let Some((s, d)) = stack.pop() {
+    let children = |s: &G::State, d: Option<u32>| {
+        let mut moves = Vec::new();
+        if !(game.is_terminal(s) || d == Some(0)) {
+            game.legal_moves(s, &mut moves);
+        }
+        moves
+    };
+    if max_nodes == 0 {
+        return None;
+    }
+    let mut count = 1;
+    let mut stack = vec![(state.clone(), depth, children(state, depth), 0)];
+    while let Some((s, d, moves, next)) = stack.last_mut() {
+        let Some(&m) = moves.get(*next) else {
+            stack.pop();
+            continue;
+        };
+        *next += 1;
         count += 1;
         if count > max_nodes {
             return None;
         }
-        if game.is_terminal(&s) || d == Some(0) {
-            continue;
+        let (child, child_depth) = (game.play(s, m), d.map(|d| d - 1));
+        let moves = children(&child, child_depth);
+        if !moves.is_empty() {
+            stack.push((child, child_depth, moves, 0));
         }
-        moves.clear();
-        game.legal_moves(&s, &mut moves);
-        stack.extend(moves.iter().map(|&m| (game.play(&s, m), d.map(|d| d - 1))));
     }
     Some(count)
 }
