@@ -143,7 +143,6 @@ impl Request {
 pub struct Cancel {
     flag: Arc<AtomicBool>,
     deadline: Option<Instant>,
-    calls: u32,
     tell: Option<Tell>,
     start: Instant,
     last: Instant,
@@ -159,7 +158,6 @@ impl Cancel {
         Cancel {
             flag,
             deadline: max_time.map(|t| now + t),
-            calls: 0,
             tell,
             start: now,
             last: now,
@@ -191,9 +189,10 @@ impl Observer for Cancel {
     }
 
     fn should_stop(&mut self) -> bool {
-        // The clock costs something: look at it every 256 questions.
-        self.calls = self.calls.wrapping_add(1);
-        if self.calls.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        // Searches ask every `CHECK_INTERVAL` nodes (MCTS ten times a
+        // second), so the clock is read each time: throttling here as well
+        // left an alpha-beta trace unstopped for 262,144 nodes.
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.flag.store(true, Ordering::Relaxed);
         }
         self.flag.load(Ordering::Relaxed)
@@ -419,4 +418,20 @@ pub fn run(request: Prepared, cancel: Cancel, max_time: Option<Duration>) -> Ans
         max_time,
     };
     ply_games::visit(&request.name, &request.params, run).map_err(CliError::from)?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Searches ask once every `CHECK_INTERVAL` nodes, so a passed deadline
+    /// stops at the first question (it once waited for the 256th: an
+    /// alpha-beta trace then ran 262,144 nodes past its deadline).
+    #[test]
+    fn a_passed_deadline_stops_at_the_first_question() {
+        let mut cancel = Cancel::new(Arc::default(), Some(Duration::ZERO), None);
+        assert!(cancel.should_stop());
+        let mut open = Cancel::new(Arc::default(), None, None);
+        assert!(!open.should_stop());
+    }
 }

@@ -139,6 +139,64 @@ fn a_trace_of_a_big_tree_lists_every_leaf() {
     assert_eq!(evaluated + pruned, leaves(33));
 }
 
+/// The API fuzzer's next slow input: a trace whose line is thousands of
+/// plies long (its rows name nodes by their whole path: 20,000 coins taken
+/// one at a time made 2.8 GB of trace in 95 s). Past 100 plies a trace is
+/// refused, whichever search; a line of exactly 100 plies is traced whole,
+/// one leaf at ply 100.
+#[test]
+fn a_trace_deeper_than_its_limit_is_refused() {
+    for algo in ["minimax", "alphabeta", "expectiminimax"] {
+        let args = [
+            "trace",
+            "coins",
+            "--position",
+            "20000",
+            "--param",
+            "take=1",
+            "--algo",
+            algo,
+        ];
+        let e = fails(&args);
+        assert!(e.contains("deeper than 100 plies"), "{algo}: {e}");
+        assert!(e.contains("--depth of at most 100"), "{algo}: {e}");
+    }
+    let e = fails(&[
+        "trace",
+        "coins",
+        "--position",
+        "7670",
+        "--param",
+        "take=1,7,4",
+    ]);
+    assert!(e.contains("deeper than 100 plies"), "{e}");
+    let t = json(&[
+        "trace",
+        "coins",
+        "--position",
+        "100",
+        "--param",
+        "take=1",
+        "--json",
+    ]);
+    let evaluated = t["evaluated"].as_array().unwrap();
+    assert_eq!(evaluated.len(), 1);
+    assert_eq!(evaluated[0].as_str().unwrap().split('.').count(), 100);
+    // A depth within the limit traces the deep line's first plies.
+    let t = json(&[
+        "trace",
+        "coins",
+        "--position",
+        "20000",
+        "--param",
+        "take=1",
+        "--depth",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(t["evaluated"].as_array().unwrap().len(), 1);
+}
+
 /// A trace of any game: the value is the search's, the nodes are named by
 /// moves, and every leaf is either evaluated or pruned.
 #[test]

@@ -451,6 +451,12 @@ fn bad_requests_get_a_4xx_and_the_server_goes_on() {
             400,
             "10000 nodes",
         ),
+        (
+            "/api/trace",
+            r#"{"game": "coins", "position": "20000", "params": {"take": "1"}}"#.into(),
+            400,
+            "deeper than 100 plies",
+        ),
         ("/api/solve", big_body, 413, "64 KiB"),
         ("/api/nothing", "{}".into(), 404, "no such path"),
     ];

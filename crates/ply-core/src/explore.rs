@@ -108,11 +108,17 @@ pub fn count_positions_within<G: Game>(
     })
 }
 
+/// The longest line [`leaf_paths`] follows: deep enough for any tree a
+/// trace can show, shallow enough for its recursion on any thread's stack.
+pub const LEAF_PATHS_MAX_PLY: usize = 1_000;
+
 /// The paths (indices into each node's legal moves, in the game's order)
 /// of every leaf of the tree below `state`, in depth-first order, stopping at
 /// `depth` plies if given. A trace lists as pruned the leaves here that it
-/// did not evaluate. `None` when there are more than `max_leaves`: the tree
-/// can be exponentially large.
+/// did not evaluate. `None` when there are more than `max_leaves` (the tree
+/// can be exponentially large), or when a line is longer than
+/// [`LEAF_PATHS_MAX_PLY`]: the walk recurses, and a trace that lists a
+/// pruned leaf that deep would not be read.
 pub fn leaf_paths<G: Game>(
     game: &G,
     state: &G::State,
@@ -134,6 +140,9 @@ pub fn leaf_paths<G: Game>(
         if moves.is_empty() {
             out.push(path.clone());
             return out.len() <= max;
+        }
+        if path.len() >= LEAF_PATHS_MAX_PLY {
+            return false;
         }
         for (i, &m) in moves.iter().enumerate() {
             path.push(i);

@@ -60,10 +60,12 @@ macro_rules! observer_events {
             )*
 
             /// Whether the search should stop now (its client is gone, a
-            /// deadline passed). Searches ask now and then, and stop with
-            /// `SearchError::Stopped`; an observer that asks the clock should
-            /// do so only every so many calls. Default: never, which
-            /// compiles the question away.
+            /// deadline passed). Every search asks once every
+            /// [`crate::search::CHECK_INTERVAL`] nodes (MCTS once an
+            /// iteration), and stops with `SearchError::Stopped`; so an
+            /// observer may look at the clock each time it is asked, and a
+            /// search stops within that many nodes of the answer turning
+            /// true. Default: never, which compiles the question away.
             #[inline(always)]
             fn should_stop(&mut self) -> bool {
                 false
@@ -318,7 +320,9 @@ struct Frame {
 
 /// Records a search step by step: the rows of a trace table, the leaves
 /// evaluated in order, and the value every visited node returned (which a
-/// tree picture draws). Meant for small trees: it allocates on every event.
+/// tree picture draws). Meant for small trees: it allocates on every event,
+/// and every row names its node by its whole path, so a trace costs its
+/// rows times their depth ([`Trace::with_max_ply`] bounds the second).
 #[derive(Default)]
 pub struct Trace {
     /// Every step, in order.
@@ -329,12 +333,32 @@ pub struct Trace {
     pub values: HashMap<String, f64>,
     path: Vec<usize>,
     frames: Vec<Frame>,
+    max_ply: Option<usize>,
+    too_deep: bool,
 }
 
 impl Trace {
-    /// An empty trace.
+    /// An empty trace, as deep as the search goes.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty trace that asks the search to stop (through
+    /// [`Observer::should_stop`]) once it enters a node deeper than
+    /// `max_ply`: a line thousands of plies long (a pile of coins taken one
+    /// at a time) would otherwise make rows of thousands of characters each,
+    /// gigabytes within a few thousand nodes.
+    pub fn with_max_ply(max_ply: usize) -> Self {
+        Trace {
+            max_ply: Some(max_ply),
+            ..Self::default()
+        }
+    }
+
+    /// Whether the search went past [`Trace::with_max_ply`]'s limit (and
+    /// was asked to stop).
+    pub fn too_deep(&self) -> bool {
+        self.too_deep
     }
 
     fn current(&self) -> String {
@@ -344,6 +368,9 @@ impl Trace {
     fn on_enter(&mut self, index: Option<usize>, node: NodeKind, window: Option<Window>) {
         if let Some(i) = index {
             self.path.push(i);
+        }
+        if self.max_ply.is_some_and(|m| self.path.len() > m) {
+            self.too_deep = true;
         }
         let best = match node {
             NodeKind::Max => f64::NEG_INFINITY,
@@ -465,6 +492,9 @@ impl Observer for Trace {
     }
     fn exit<V: EventValue>(&mut self, _ply: u32, value: V) {
         self.on_exit(value.as_f64());
+    }
+    fn should_stop(&mut self) -> bool {
+        self.too_deep
     }
 }
 

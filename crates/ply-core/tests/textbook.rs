@@ -3,6 +3,7 @@
 use ply_core::explore::{count_positions, leaf_paths, perft};
 use ply_core::observe::path_name;
 use ply_core::prelude::*;
+use ply_core::search::{SearchError, expectiminimax};
 use ply_games::coins::CoinsState;
 use ply_games::{Coins, TicTacToe, Tree};
 
@@ -74,6 +75,62 @@ fn tree_size_of_a_long_line() {
         ply_core::explore::tree_size(&g, &s, Some(10), 300_000),
         Some(11)
     );
+}
+
+/// Counts how often a search asks whether to stop.
+#[derive(Default)]
+struct Asked(u64);
+
+impl Observer for Asked {
+    fn should_stop(&mut self) -> bool {
+        self.0 += 1;
+        false
+    }
+}
+
+/// Every search asks once per `CHECK_INTERVAL` nodes (so an observer may
+/// read the clock each time): minimax over tic-tac-toe's 549,946 nodes
+/// asks 549,946 / 1,024 = 537 times, alpha-beta over its 18,297 nodes 17.
+#[test]
+fn searches_ask_to_stop_once_per_interval() {
+    use ply_core::search::CHECK_INTERVAL;
+    let g = TicTacToe::classic();
+    let s = g.initial_state();
+    let mut asked = Asked::default();
+    minimax(&g, &s, &SearchOptions::exact(), &mut asked).unwrap();
+    assert_eq!(asked.0, 549_946 / CHECK_INTERVAL);
+    let mut asked = Asked::default();
+    alphabeta(&g, &s, &SearchOptions::exact(), &mut asked).unwrap();
+    assert_eq!(asked.0, 18_297 / CHECK_INTERVAL);
+    // Expectiminimax without chance is minimax: the same nodes.
+    let mut asked = Asked::default();
+    expectiminimax(&g, &s, &SearchOptions::exact(), false, &mut asked).unwrap();
+    assert_eq!(asked.0, 549_946 / CHECK_INTERVAL);
+}
+
+/// A trace with a ply limit stops the search soon after a line passes it:
+/// 5,000 coins taken one at a time is one line of 5,001 nodes. At the limit
+/// exactly (a line of 100 plies under a limit of 100) it records all.
+#[test]
+fn a_trace_stops_past_its_ply_limit() {
+    let g = Coins::new(&[1]).unwrap();
+    let deep = g.parse_position("5000").unwrap();
+    let mut t = Trace::with_max_ply(100);
+    let r = minimax(&g, &deep, &SearchOptions::exact(), &mut t);
+    assert!(matches!(r, Err(SearchError::Stopped)), "{r:?}");
+    assert!(t.too_deep());
+    // Stopped at the first question after ply 100: node 1,024.
+    assert_eq!(t.steps.len(), ply_core::search::CHECK_INTERVAL as usize - 1);
+    let mut t = Trace::with_max_ply(100);
+    let r = alphabeta(&g, &deep, &SearchOptions::exact(), &mut t);
+    assert!(matches!(r, Err(SearchError::Stopped)), "{r:?}");
+    assert!(t.too_deep());
+
+    let edge = g.parse_position("100").unwrap();
+    let mut t = Trace::with_max_ply(100);
+    minimax(&g, &edge, &SearchOptions::exact(), &mut t).unwrap();
+    assert!(!t.too_deep());
+    assert_eq!(t.evaluated, vec![path_name(&[0; 100])]);
 }
 
 #[test]

@@ -55,9 +55,7 @@ pub struct Budget<'a> {
 /// value is proven (does not depend on the depth limit).
 type NodeResult = Result<(MoverScore, bool), SearchError>;
 
-/// Nodes between looks at the clock: rare enough to cost nothing, frequent
-/// enough (well under a millisecond) to stop on time.
-const CHECK_INTERVAL: u64 = 1024;
+use super::CHECK_INTERVAL;
 
 /// The largest history bonus, reached at this many plies of remaining depth.
 const HISTORY_DEPTH_CAP: u32 = 20;

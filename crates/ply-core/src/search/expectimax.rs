@@ -14,7 +14,7 @@
 use crate::game::{Chance, Evaluation};
 use crate::observe::{NodeKind, Observer};
 use crate::score::Player;
-use crate::search::{SearchError, SearchOptions};
+use crate::search::{CHECK_INTERVAL, SearchError, SearchOptions};
 
 /// What an expectiminimax search found at the root.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +39,8 @@ struct Expecti<'a, G: Evaluation + Chance, O> {
     limit: u32,
     exact: bool,
     star1: Option<(f64, f64)>,
+    /// Nodes entered, for the stop question every `CHECK_INTERVAL`.
+    nodes: u64,
 }
 
 impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
@@ -62,7 +64,8 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         beta: f64,
         root_moves: Option<&mut Vec<(G::Move, f64)>>,
     ) -> Result<f64, SearchError> {
-        if self.observer.should_stop() {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) && self.observer.should_stop() {
             return Err(SearchError::Stopped);
         }
         let game = self.game;
@@ -217,6 +220,7 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
         limit: options.ply_limit(),
         exact,
         star1: bounds,
+        nodes: 0,
     };
     let mut moves = Vec::new();
     let value = search.value(

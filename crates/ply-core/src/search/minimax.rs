@@ -9,7 +9,8 @@ use crate::game::{Chance, Evaluation};
 use crate::observe::Observer;
 use crate::score::MaxScore;
 use crate::search::{
-    Outcome, PvTable, RootTies, Scoring, SearchError, SearchOptions, TieBreak, refuse_chance,
+    CHECK_INTERVAL, Outcome, PvTable, RootTies, Scoring, SearchError, SearchOptions, TieBreak,
+    refuse_chance,
 };
 
 struct Minimax<'a, G: Evaluation + Chance, O> {
@@ -19,6 +20,8 @@ struct Minimax<'a, G: Evaluation + Chance, O> {
     scoring: Scoring,
     moves: Vec<Vec<G::Move>>,
     pv: PvTable<G::Move>,
+    /// Nodes entered, for the stop question every `CHECK_INTERVAL`.
+    nodes: u64,
 }
 
 impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
@@ -34,7 +37,8 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
         if G::HAS_CHANCE && game.is_chance(state) {
             return Err(SearchError::Chance);
         }
-        if self.observer.should_stop() {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) && self.observer.should_stop() {
             return Err(SearchError::Stopped);
         }
         let player = game.to_move(state);
@@ -97,6 +101,7 @@ pub fn minimax<G: Evaluation + Chance, O: Observer>(
         scoring: Scoring::new(options, false),
         moves: Vec::new(),
         pv: PvTable::new(),
+        nodes: 0,
     };
     match options.tie_break {
         TieBreak::First => {

@@ -22,6 +22,13 @@ use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
 use crate::observe::{Observer, Stats};
 use crate::score::{MaxScore, decode_score, encode_leaf};
 
+/// Nodes between a search's looks at its budget and at
+/// [`crate::observe::Observer::should_stop`]: rare enough to cost nothing,
+/// frequent enough (well under a millisecond) to stop on time. Every search
+/// uses the same interval, so an observer can look at the clock each time
+/// it is asked.
+pub const CHECK_INTERVAL: u64 = 1024;
+
 pub use alphabeta::{Budget, Engine, alphabeta};
 pub use expectimax::{ExpectOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
