@@ -146,54 +146,25 @@ fn a_trace_of_a_big_tree_lists_every_leaf() {
 /// one leaf at ply 100.
 #[test]
 fn a_trace_deeper_than_its_limit_is_refused() {
+    /// `ply trace coins` of `coins` taking `take`, with `extra` flags.
+    fn coins<'a>(coins: &'a str, take: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["trace", "coins", "--position", coins, "--param", take];
+        args.extend_from_slice(extra);
+        args
+    }
     for algo in ["minimax", "alphabeta", "expectiminimax"] {
-        let args = [
-            "trace",
-            "coins",
-            "--position",
-            "20000",
-            "--param",
-            "take=1",
-            "--algo",
-            algo,
-        ];
-        let e = fails(&args);
+        let e = fails(&coins("20000", "take=1", &["--algo", algo]));
         assert!(e.contains("deeper than 100 plies"), "{algo}: {e}");
         assert!(e.contains("--depth of at most 100"), "{algo}: {e}");
     }
-    let e = fails(&[
-        "trace",
-        "coins",
-        "--position",
-        "7670",
-        "--param",
-        "take=1,7,4",
-    ]);
+    let e = fails(&coins("7670", "take=1,7,4", &[]));
     assert!(e.contains("deeper than 100 plies"), "{e}");
-    let t = json(&[
-        "trace",
-        "coins",
-        "--position",
-        "100",
-        "--param",
-        "take=1",
-        "--json",
-    ]);
+    let t = json(&coins("100", "take=1", &["--json"]));
     let evaluated = t["evaluated"].as_array().unwrap();
     assert_eq!(evaluated.len(), 1);
     assert_eq!(evaluated[0].as_str().unwrap().split('.').count(), 100);
     // A depth within the limit traces the deep line's first plies.
-    let t = json(&[
-        "trace",
-        "coins",
-        "--position",
-        "20000",
-        "--param",
-        "take=1",
-        "--depth",
-        "100",
-        "--json",
-    ]);
+    let t = json(&coins("20000", "take=1", &["--depth", "100", "--json"]));
     assert_eq!(t["evaluated"].as_array().unwrap().len(), 1);
 }
 

@@ -38,7 +38,9 @@ use crate::score::{
     MaxScore, MoverScore, Player, Window, distance_to_node, distance_to_root, is_decided,
 };
 use crate::search::tt::{Bound, COMPLETE, TransTable};
-use crate::search::{Outcome, RootTies, Scoring, SearchError, SearchOptions, TieBreak};
+use crate::search::{
+    CHECK_INTERVAL, Outcome, RootTies, Scoring, SearchError, SearchOptions, TieBreak,
+};
 
 /// When to give up: checked every [`CHECK_INTERVAL`] nodes.
 #[derive(Clone, Copy, Default)]
@@ -54,8 +56,6 @@ pub struct Budget<'a> {
 /// What a node returns: its value for the player to move, and whether that
 /// value is proven (does not depend on the depth limit).
 type NodeResult = Result<(MoverScore, bool), SearchError>;
-
-use super::CHECK_INTERVAL;
 
 /// The largest history bonus, reached at this many plies of remaining depth.
 const HISTORY_DEPTH_CAP: u32 = 20;

@@ -14,7 +14,7 @@
 use crate::game::{Chance, Evaluation};
 use crate::observe::{NodeKind, Observer};
 use crate::score::Player;
-use crate::search::{CHECK_INTERVAL, SearchError, SearchOptions};
+use crate::search::{SearchError, SearchOptions, entered_and_stopped};
 
 /// What an expectiminimax search found at the root.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,8 +64,7 @@ impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
         beta: f64,
         root_moves: Option<&mut Vec<(G::Move, f64)>>,
     ) -> Result<f64, SearchError> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) && self.observer.should_stop() {
+        if entered_and_stopped(&mut self.nodes, self.observer) {
             return Err(SearchError::Stopped);
         }
         let game = self.game;

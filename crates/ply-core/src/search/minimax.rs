@@ -9,7 +9,7 @@ use crate::game::{Chance, Evaluation};
 use crate::observe::Observer;
 use crate::score::MaxScore;
 use crate::search::{
-    CHECK_INTERVAL, Outcome, PvTable, RootTies, Scoring, SearchError, SearchOptions, TieBreak,
+    Outcome, PvTable, RootTies, Scoring, SearchError, SearchOptions, TieBreak, entered_and_stopped,
     refuse_chance,
 };
 
@@ -37,8 +37,7 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
         if G::HAS_CHANCE && game.is_chance(state) {
             return Err(SearchError::Chance);
         }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) && self.observer.should_stop() {
+        if entered_and_stopped(&mut self.nodes, self.observer) {
             return Err(SearchError::Stopped);
         }
         let player = game.to_move(state);

@@ -73,6 +73,14 @@ const CHANCE_LOOKAHEAD: usize = 100_000;
 /// ([`Chance::HAS_CHANCE`] false); for the others it looks at up to
 /// [`CHANCE_LOOKAHEAD`] positions, and the searches check every node they
 /// visit besides, so a chance node the look missed still stops them.
+/// Counts a node entered and, once every [`CHECK_INTERVAL`] of them, asks
+/// the observer whether to stop: the question minimax and expectiminimax
+/// put (alpha-beta asks beside its budget's own checks).
+pub(crate) fn entered_and_stopped<O: Observer>(nodes: &mut u64, observer: &mut O) -> bool {
+    *nodes += 1;
+    nodes.is_multiple_of(CHECK_INTERVAL) && observer.should_stop()
+}
+
 pub(crate) fn refuse_chance<G: Chance>(game: &G, state: &G::State) -> Result<(), SearchError> {
     if reaches_chance(game, state, CHANCE_LOOKAHEAD) {
         Err(SearchError::Chance)
