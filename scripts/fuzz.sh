@@ -37,7 +37,10 @@ for t in "${targets[@]}"; do
     status="CRASH (see $log and fuzz/artifacts/$t)"
     failed=1
   fi
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+  # -a: a log can hold raw bytes (a crashing input echoed, or NULs when a
+  # second run of the target shared the log), and grep would then answer
+  # "binary file matches" instead of the count.
+  execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
   printf '%-10s %14s executions  %s\n' "$t" "${execs:-0}" "$status"
 done
 exit "$failed"
