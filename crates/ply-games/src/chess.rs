@@ -440,6 +440,8 @@ impl Evaluation for Chess {
 impl EngineHooks for Chess {
     /// A quiet position rarely moves more than about a minor piece's worth
     /// (110 centipawns) in one ply; values move about 30 between iterations.
+    /// History with gravity and a malus won in self-play (SPRT 0,10 at
+    /// 40 ms: 247 games W111 D88 L48, +91 ± 35 Elo, LLR 2.95).
     /// The other numbers are the engine's defaults: each alternative tried
     /// so far (deeper reverse futility, Stockfish-style null-move
     /// reductions, quiet checks in quiescence, together) lost in self-play;
@@ -448,6 +450,7 @@ impl EngineHooks for Chess {
         futility_margin: Some(110),
         aspiration_width: Some(30),
         prefetch_children: false,
+        history_gravity: true,
         ..Tuning::NONE
     };
 
