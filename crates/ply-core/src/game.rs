@@ -223,6 +223,18 @@ pub struct Tuning {
     pub lmr_base: i32,
     /// See [`Tuning::lmr_base`]; at least 1.
     pub lmr_divisor: i32,
+    /// Static-exchange pruning works this many plies from the horizon (0:
+    /// off): there, a move after the first whose exchange
+    /// ([`EngineHooks::exchange`]) loses more than `see_quiet_margin` per
+    /// ply (a quiet move) or `see_noisy_margin` per ply (a capture or
+    /// promotion) is skipped. A move that only hands material over so
+    /// close to the horizon is almost never the best one, and searching it
+    /// costs as much as a good move.
+    pub see_pruning: u32,
+    /// See [`Tuning::see_pruning`]: per ply, for quiet moves.
+    pub see_quiet_margin: i32,
+    /// See [`Tuning::see_pruning`]: per ply, for noisy moves.
+    pub see_noisy_margin: i32,
 }
 
 impl Tuning {
@@ -241,6 +253,9 @@ impl Tuning {
         internal_reduction: 0,
         lmr_base: 50,
         lmr_divisor: 250,
+        see_pruning: 0,
+        see_quiet_margin: 60,
+        see_noisy_margin: 100,
     };
 
     /// These numbers with some replaced, from `key=value` pairs separated
@@ -285,6 +300,9 @@ impl Tuning {
                 "history_reduction" => self.history_reduction = number()?,
                 "internal_reduction" => self.internal_reduction = depth()?,
                 "lmr_base" => self.lmr_base = number()?,
+                "see_pruning" => self.see_pruning = depth()?,
+                "see_quiet_margin" => self.see_quiet_margin = number()?,
+                "see_noisy_margin" => self.see_noisy_margin = number()?,
                 "lmr_divisor" => {
                     self.lmr_divisor = number()?;
                     if self.lmr_divisor < 1 {
@@ -380,6 +398,16 @@ pub trait EngineHooks: Game {
     /// `false` (never reduce).
     fn is_quiet(&self, _state: &Self::State, _mv: Self::Move) -> bool {
         false
+    }
+
+    /// Static exchange: what `mv` wins for the player to move (negative:
+    /// loses), in the evaluation's units, if both sides then keep trading
+    /// on the square it moves to, each free to stop. Lets the engine skip,
+    /// near the horizon, moves that only give material away
+    /// ([`Tuning::see_pruning`]). Default: `None` (no such measure; never
+    /// prune this way).
+    fn exchange(&self, _state: &Self::State, _mv: Self::Move) -> Option<i32> {
+        None
     }
 
     /// Whether `state` repeats an earlier position of the game (one that
@@ -599,7 +627,7 @@ mod tests {
     fn tuning_overrides_name_their_fields() {
         let t = Tuning::NONE
             .with_overrides(
-                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3,history_gravity=true,history_reduction=8192,internal_reduction=4,lmr_base=75,lmr_divisor=200",
+                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3,history_gravity=true,history_reduction=8192,internal_reduction=4,lmr_base=75,lmr_divisor=200,see_pruning=4,see_quiet_margin=50,see_noisy_margin=180",
             )
             .unwrap();
         let expected = Tuning {
@@ -616,6 +644,9 @@ mod tests {
             internal_reduction: 4,
             lmr_base: 75,
             lmr_divisor: 200,
+            see_pruning: 4,
+            see_quiet_margin: 50,
+            see_noisy_margin: 180,
             ..Tuning::NONE
         };
         assert_eq!(t, expected);

@@ -131,6 +131,49 @@ fn mates_with_distance() {
     }
 }
 
+/// Static-exchange pruning (a `Tuning` switch): on a tactical position it
+/// visits fewer nodes at the same depth, yet still finds WAC.001's queen
+/// sacrifice, which loses its exchange at once (Qg6 stands on a square two
+/// pawns guard) but mates: the root's moves are never pruned this way,
+/// and deeper the line is searched to its end.
+#[test]
+fn exchange_pruning_prunes_but_keeps_sacrifices_at_the_root() {
+    let g = Chess::new();
+    let engine = SearchOptions {
+        depth: Some(6),
+        ..SearchOptions::engine()
+    };
+    let see = Tuning {
+        see_pruning: 3,
+        ..<Chess as EngineHooks>::TUNING
+    };
+    let pruned = SearchOptions {
+        tuning: Some(see),
+        ..engine
+    };
+    let kiwipete = g
+        .parse_position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+        .unwrap();
+    let nodes = |o: &SearchOptions| {
+        let mut stats = Stats::default();
+        iterative_deepening(&g, &kiwipete, o, None, &mut stats, |_| {}).unwrap();
+        stats.nodes
+    };
+    let (all, fewer) = (nodes(&engine), nodes(&pruned));
+    assert!(fewer < all, "pruned {fewer} nodes, unpruned {all}");
+    let wac1 = g
+        .parse_position("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1")
+        .unwrap();
+    let qg6 = g.parse_move(&wac1, "g3g6").unwrap();
+    assert!(
+        g.exchange(&wac1, qg6).unwrap() < 0,
+        "Qg6 loses its exchange"
+    );
+    let out = iterative_deepening(&g, &wac1, &pruned, None, &mut NoObserver, |_| {}).unwrap();
+    assert_eq!(out.best_move, Some(qg6));
+    assert_eq!(out.value.0, ply_games::chess::MATE);
+}
+
 fn compare(
     g: &Chess,
     s: &<Chess as Game>::State,

@@ -557,6 +557,10 @@ impl EngineHooks for Chess {
         mv.promotion.is_none() && !Self::is_capture(&s.board, mv)
     }
 
+    fn exchange(&self, s: &ChessState, mv: Move) -> Option<i32> {
+        Some(see(&s.board, mv))
+    }
+
     fn is_repetition(&self, s: &ChessState) -> bool {
         s.repeats > 0
     }

@@ -1129,10 +1129,11 @@ where
         Ok(best)
     }
 
-    /// Step 10's pruning of quiet moves near the horizon: whether move `i`
-    /// (`mv`, with its check extension and the window's alpha) is skipped.
-    /// `quiets` counts the quiet moves met; a skipped move leaves the node
-    /// unproven, and futility raises its value to the evaluation.
+    /// Step 10's pruning near the horizon (of quiet moves, and of any move
+    /// that loses its exchange): whether move `i` (`mv`, with its check
+    /// extension and the window's alpha) is skipped. `quiets` counts the
+    /// quiet moves met; a skipped move leaves the node unproven, and
+    /// futility raises its value to the evaluation.
     #[inline(always)]
     fn skip_quiet(
         &self,
@@ -1179,6 +1180,30 @@ where
         {
             best.proven = false;
             return true;
+        }
+        // Static-exchange pruning: next to the horizon, a move that only
+        // gives material away (by more than a margin per ply) is skipped;
+        // never at the root, in check, for a check or the table's move.
+        let t = &self.f.tuning;
+        if LIMITED
+            && at.depth <= t.see_pruning
+            && i > 0
+            && at.ply > 0
+            && !node.in_check
+            && !extend
+            && !is_decided(alpha.0)
+            && Some(mv) != tt_move
+            && let Some(gain) = game.exchange(state, mv)
+        {
+            let margin = if game.is_quiet(state, mv) {
+                t.see_quiet_margin
+            } else {
+                t.see_noisy_margin
+            };
+            if gain < -margin * at.depth as i32 {
+                best.proven = false;
+                return true;
+            }
         }
         false
     }
