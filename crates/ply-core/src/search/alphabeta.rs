@@ -1145,6 +1145,9 @@ where
         best: &mut Best<G::Move>,
     ) -> bool {
         let (game, at) = (self.game, node.at);
+        // Whether the move is quiet, asked of the game at most once.
+        let mut known = None;
+        let mut quiet = || *known.get_or_insert_with(|| game.is_quiet(state, mv));
         // Futility pruning: next to the horizon, a quiet move from a
         // position a margin per ply below alpha will not reach it.
         if let (Some(margin), Some(eval)) = (self.f.futility, node.eval)
@@ -1153,7 +1156,7 @@ where
             && !extend
             && !is_decided(alpha.0)
             && eval.0 + margin * at.depth as i32 <= alpha.0
-            && game.is_quiet(state, mv)
+            && quiet()
         {
             if eval > best.value {
                 best.value = eval;
@@ -1167,7 +1170,7 @@ where
         // evaluation). Quiet moves are counted, not all moves: captures
         // come first, and counting them left no quiet move searched.
         let lmp = LIMITED && at.depth <= self.f.tuning.late_move_pruning;
-        if lmp && game.is_quiet(state, mv) {
+        if lmp && quiet() {
             *quiets += 1;
         }
         if lmp
@@ -1176,7 +1179,7 @@ where
             && !extend
             && !is_decided(alpha.0)
             && Some(mv) != tt_move
-            && game.is_quiet(state, mv)
+            && quiet()
         {
             best.proven = false;
             return true;
@@ -1195,7 +1198,7 @@ where
             && Some(mv) != tt_move
             && let Some(gain) = game.exchange(state, mv)
         {
-            let margin = if game.is_quiet(state, mv) {
+            let margin = if quiet() {
                 t.see_quiet_margin
             } else {
                 t.see_noisy_margin
