@@ -148,6 +148,11 @@ fn handshake_game_stop_and_garbage() {
             .iter()
             .any(|l| l.starts_with("option name Threads type spin"))
     );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Move Overhead type spin default 10"))
+    );
     e.send("isready");
     assert_eq!(e.next(), "readyok");
 
@@ -212,6 +217,7 @@ fn handshake_game_stop_and_garbage() {
         "setoption name Hash value -3",
         "setoption name Bogus value 1",
         "setoption name Threads value 0",
+        "setoption name Move Overhead value later",
         "setoption",
         "go wtime soon",
         "\u{1b}[A",
@@ -234,7 +240,7 @@ fn handshake_game_stop_and_garbage() {
             .iter()
             .filter(|l| l.starts_with("info string"))
             .count()
-            >= 7,
+            >= 8,
         "{replies:?}"
     );
     // `d` draws the board, every line an info string.

@@ -32,8 +32,14 @@ type Move = cozy_chess::Move;
 /// The largest table the `Hash` option accepts, in MiB.
 const MAX_HASH_MB: usize = MAX_TT_MB;
 
-/// Time kept in hand on every move for the GUI and the operating system.
-const OVERHEAD_MS: u64 = 30;
+/// Time kept in hand on every move for the GUI and the operating system,
+/// by default (the `Move Overhead` option): the search thread notices its
+/// deadline within a few milliseconds, and the answer must reach the GUI
+/// before the time is up.
+const DEFAULT_OVERHEAD_MS: u64 = 10;
+
+/// The largest `Move Overhead` accepted, in ms.
+const MAX_OVERHEAD_MS: u64 = 5000;
 
 /// The stack of the search thread: deep enough for any chess line.
 const SEARCH_STACK: usize = 256 << 20;
@@ -110,9 +116,10 @@ impl Go {
         (go, problems)
     }
 
-    /// The hard and soft time limits for the side to move: the hard one
-    /// aborts the search, the soft one stops starting new iterations.
-    fn time(&self, side: Color) -> (Option<Duration>, Option<Duration>) {
+    /// The hard and soft time limits for the side to move, keeping
+    /// `overhead` ms in hand: the hard one aborts the search, the soft one
+    /// stops starting new iterations.
+    fn time(&self, side: Color, overhead: u64) -> (Option<Duration>, Option<Duration>) {
         if self.infinite {
             return (None, None);
         }
@@ -120,7 +127,7 @@ impl Go {
         // iterations early (that left half the time unused); the last one
         // is cut off and what it settled is used.
         if let Some(mt) = self.movetime {
-            let hard = Duration::from_millis(mt.saturating_sub(OVERHEAD_MS.min(mt / 5)).max(1));
+            let hard = Duration::from_millis(mt.saturating_sub(overhead.min(mt / 5)).max(1));
             return (Some(hard), Some(hard));
         }
         let (clock, inc) = match side {
@@ -133,7 +140,7 @@ impl Go {
         // A share of the clock for this move, plus most of the increment;
         // never more than a fraction of what is left, and a margin kept.
         let moves_left = self.movestogo.unwrap_or(30).clamp(1, 60);
-        let usable = clock.saturating_sub(OVERHEAD_MS);
+        let usable = clock.saturating_sub(overhead);
         let share = usable / moves_left + inc * 3 / 4;
         let hard = (share * 3).min(usable / 3).max(1);
         let soft = (share * 6 / 10).min(hard).max(1);
@@ -205,6 +212,8 @@ pub struct Session {
     running: Option<Running>,
     /// The engine's tuning numbers, when `--tune` changed them.
     tuning: Option<Tuning>,
+    /// Milliseconds kept in hand on every move (`Move Overhead`).
+    overhead_ms: u64,
 }
 
 impl Session {
@@ -219,6 +228,7 @@ impl Session {
             threads: 1,
             running: None,
             tuning: None,
+            overhead_ms: DEFAULT_OVERHEAD_MS,
         }
     }
 
@@ -282,6 +292,9 @@ impl Session {
                 send(&format!(
                     "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
                 ));
+                send(&format!(
+                    "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
+                ));
                 send("uciok");
             }
             "isready" => {
@@ -325,12 +338,22 @@ impl Session {
         true
     }
 
-    /// `setoption name Hash|Threads value N`: a new engine with the setting.
+    /// `setoption name Hash|Threads value N`: a new engine with the
+    /// setting; `Move Overhead` only changes the time limits.
     fn setoption(&mut self, words: &[&str]) {
         let Some((name, value)) = parse_setoption(words) else {
             send("info string usage: setoption name <id> [value <x>]");
             return;
         };
+        if name.eq_ignore_ascii_case("move overhead") {
+            match value.parse::<u64>() {
+                Ok(n) if n <= MAX_OVERHEAD_MS => self.overhead_ms = n,
+                _ => send(&format!(
+                    "info string Move Overhead must be a number of ms from 0 to {MAX_OVERHEAD_MS}, not '{value}'"
+                )),
+            }
+            return;
+        }
         let (setting, max, what) = if name.eq_ignore_ascii_case("hash") {
             (
                 &mut self.hash_mb,
@@ -389,7 +412,7 @@ impl Session {
         }
         let mut e = self.engine();
         let side = self.state.board().side_to_move();
-        let (hard, soft) = go.time(side);
+        let (hard, soft) = go.time(side, self.overhead_ms);
         e.set_limits(go.depth, hard, soft, go.nodes);
         let stop = Arc::new(AtomicBool::new(false));
         let handle = {
@@ -503,14 +526,18 @@ mod tests {
         assert_eq!(go.btime, None);
         assert_eq!(go.winc, 10);
         assert_eq!(problems.len(), 2, "{problems:?}");
-        let (hard, soft) = go.time(Color::White);
+        let (hard, soft) = go.time(Color::White, DEFAULT_OVERHEAD_MS);
         assert!(hard.unwrap() <= Duration::from_millis(1000 / 3));
         assert!(soft.unwrap() <= hard.unwrap());
         let (go, _) = Go::parse(&["movetime", "100"]);
-        let eighty = Some(Duration::from_millis(80));
-        assert_eq!(go.time(Color::Black), (eighty, eighty));
+        let ninety = Some(Duration::from_millis(90));
+        assert_eq!(go.time(Color::Black, 10), (ninety, ninety));
+        // Never more than a fifth of a short movetime is kept in hand.
+        let sixteen = Some(Duration::from_millis(16));
+        let (go, _) = Go::parse(&["movetime", "20"]);
+        assert_eq!(go.time(Color::Black, 10), (sixteen, sixteen));
         let (go, _) = Go::parse(&["infinite"]);
-        assert_eq!(go.time(Color::White), (None, None));
+        assert_eq!(go.time(Color::White, 10), (None, None));
     }
 
     #[test]
@@ -528,6 +555,22 @@ mod tests {
         s.finish(false);
         let bytes = s.table_bytes().expect("the search hands its engine back");
         assert!(bytes > 1 << 19 && bytes <= 1 << 20, "{bytes}");
+    }
+
+    #[test]
+    fn move_overhead_changes_the_time_kept_and_nothing_else() {
+        let mut s = Session::new(1);
+        s.handle("isready");
+        s.handle("setoption name Move Overhead value 250");
+        assert_eq!(s.overhead_ms, 250);
+        assert!(s.table_bytes().is_some(), "the table is kept");
+        for bad in ["-1", "5001", "soon", ""] {
+            s.handle(&format!("setoption name move overhead value {bad}"));
+            assert_eq!(s.overhead_ms, 250, "'{bad}' is refused");
+        }
+        let (go, _) = Go::parse(&["movetime", "2000"]);
+        let hard = Some(Duration::from_millis(1750));
+        assert_eq!(go.time(Color::White, s.overhead_ms), (hard, hard));
     }
 
     #[test]
