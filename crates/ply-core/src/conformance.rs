@@ -364,13 +364,23 @@ fn check_evaluation_hooks<G: Searchable>(
             state,
         ));
     }
-    let slots = game.history_slots();
+    let (slots, continuations) = (game.history_slots(), game.continuation_slots());
     for &m in moves {
         if let Some(slot) = game.history_slot(state, m)
             && slot >= slots
         {
             return Err(fail(
                 &format!("history slot {slot} of {m:?} is not below history_slots ({slots})"),
+                state,
+            ));
+        }
+        if let Some(slot) = game.continuation_slot(state, m)
+            && slot >= continuations
+        {
+            return Err(fail(
+                &format!(
+                    "continuation slot {slot} of {m:?} is not below continuation_slots ({continuations})"
+                ),
                 state,
             ));
         }
@@ -449,6 +459,7 @@ fn check_engine_hooks<G: Searchable>(
     let _ = game.is_repetition(state);
     for &m in moves {
         let _ = game.is_quiet(state, m);
+        let _ = game.exchange(state, m);
     }
     Ok(())
 }

@@ -110,6 +110,22 @@ pub trait Evaluation: Game {
     fn history_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
         None
     }
+
+    /// The number of continuation-history slots
+    /// [`Evaluation::continuation_slot`] maps moves into; 0 (the default)
+    /// leaves [`Tuning::continuation_history`] without effect.
+    fn continuation_slots(&self) -> usize {
+        0
+    }
+
+    /// The continuation-history slot of `mv` in `state`, below
+    /// [`Evaluation::continuation_slots`]: what the move does, as a reply
+    /// could be conditioned on it (in chess, the piece and the square it
+    /// goes to; the from-to pair of [`Evaluation::history_slot`] says less
+    /// about what a reply must answer).
+    fn continuation_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
+        None
+    }
 }
 
 /// Solver shortcuts: proven facts that end or narrow a node without
@@ -235,6 +251,13 @@ pub struct Tuning {
     pub see_quiet_margin: i32,
     /// See [`Tuning::see_pruning`]: per ply, for noisy moves.
     pub see_noisy_margin: i32,
+    /// Continuation history (with `history_gravity`): a quiet move is
+    /// also scored by what it did as the reply to the move one ply before
+    /// it and as the follow-up to the mover's own previous move (each a
+    /// table of [`Evaluation::continuation_slot`] pairs), and ordered by
+    /// the sum of the three scores. A plain history says a move is good
+    /// somewhere; these say it is good after this move.
+    pub continuation_history: bool,
 }
 
 impl Tuning {
@@ -256,6 +279,7 @@ impl Tuning {
         see_pruning: 0,
         see_quiet_margin: 60,
         see_noisy_margin: 100,
+        continuation_history: false,
     };
 
     /// These numbers with some replaced, from `key=value` pairs separated
@@ -297,6 +321,7 @@ impl Tuning {
                 "quiet_checks" => self.quiet_checks = flag()?,
                 "late_move_pruning" => self.late_move_pruning = depth()?,
                 "history_gravity" => self.history_gravity = flag()?,
+                "continuation_history" => self.continuation_history = flag()?,
                 "history_reduction" => self.history_reduction = number()?,
                 "internal_reduction" => self.internal_reduction = depth()?,
                 "lmr_base" => self.lmr_base = number()?,
@@ -627,7 +652,7 @@ mod tests {
     fn tuning_overrides_name_their_fields() {
         let t = Tuning::NONE
             .with_overrides(
-                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3,history_gravity=true,history_reduction=8192,internal_reduction=4,lmr_base=75,lmr_divisor=200,see_pruning=4,see_quiet_margin=50,see_noisy_margin=180",
+                "futility_margin=90, null_base=3,null_per_eval=200,quiet_checks=true,late_move_pruning=3,history_gravity=true,continuation_history=true,history_reduction=8192,internal_reduction=4,lmr_base=75,lmr_divisor=200,see_pruning=4,see_quiet_margin=50,see_noisy_margin=180",
             )
             .unwrap();
         let expected = Tuning {
@@ -640,6 +665,7 @@ mod tests {
             quiet_checks: true,
             late_move_pruning: 3,
             history_gravity: true,
+            continuation_history: true,
             history_reduction: 8192,
             internal_reduction: 4,
             lmr_base: 75,

@@ -197,7 +197,7 @@ proptest! {
 
     /// At a fixed depth, alpha-beta (textbook, and with ordering, an
     /// exact-depth table and principal-variation search, with either kind
-    /// of history) returns minimax's value on random chess positions,
+    /// of history, and with continuation history) returns minimax's value on random chess positions,
     /// visiting no more nodes.
     #[test]
     fn alphabeta_equals_minimax_on_random_chess(seed in any::<u64>(), plies in 0usize..60) {
@@ -215,5 +215,7 @@ proptest! {
         compare(&g, &s, &engine)?;
         let gravity = Tuning { history_gravity: true, ..Tuning::NONE };
         compare(&g, &s, &SearchOptions { tuning: Some(gravity), ..engine })?;
+        let continuation = Tuning { continuation_history: true, ..gravity };
+        compare(&g, &s, &SearchOptions { tuning: Some(continuation), ..engine })?;
     }
 }

@@ -25,6 +25,7 @@ const NULL_MOVE_KEEPS_TURN: u8 = 10;
 const UNDECLARED_CHANCE: u8 = 11;
 const MISERE_CALLED_IMPARTIAL: u8 = 12;
 const WRONG_COMPONENTS: u8 = 13;
+const CONTINUATION_OUT_OF_RANGE: u8 = 14;
 
 struct Race<const B: u8>;
 
@@ -76,6 +77,16 @@ impl<const B: u8> Evaluation for Race<B> {
     fn history_slot(&self, _: &Pile, k: u8) -> Option<usize> {
         Some(if B == HISTORY_OUT_OF_RANGE {
             k as usize + 1
+        } else {
+            k as usize - 1
+        })
+    }
+    fn continuation_slots(&self) -> usize {
+        2
+    }
+    fn continuation_slot(&self, _: &Pile, k: u8) -> Option<usize> {
+        Some(if B == CONTINUATION_OUT_OF_RANGE {
+            k as usize * 2
         } else {
             k as usize - 1
         })
@@ -228,6 +239,13 @@ fn a_noisy_move_that_is_not_legal() {
 #[test]
 fn a_history_slot_out_of_range() {
     rejects::<HISTORY_OUT_OF_RANGE>("history slot");
+}
+
+#[test]
+fn a_continuation_slot_out_of_range() {
+    rejects::<CONTINUATION_OUT_OF_RANGE>(
+        "continuation slot 2 of 1 is not below continuation_slots (2)",
+    );
 }
 
 #[test]

@@ -435,6 +435,18 @@ impl Evaluation for Chess {
     fn history_slot(&self, _s: &ChessState, mv: Move) -> Option<usize> {
         Some(mv.from as usize * 64 + mv.to as usize)
     }
+
+    /// The moving piece (with its colour) and the square it goes to.
+    fn continuation_slots(&self) -> usize {
+        2 * 6 * 64
+    }
+
+    fn continuation_slot(&self, s: &ChessState, mv: Move) -> Option<usize> {
+        let b = &s.board;
+        let piece = b.piece_on(mv.from)? as usize;
+        let colour = b.side_to_move() as usize;
+        Some((colour * 6 + piece) * 64 + mv.to as usize)
+    }
 }
 
 impl EngineHooks for Chess {

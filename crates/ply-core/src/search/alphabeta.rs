@@ -120,6 +120,10 @@ struct Frame<M> {
     /// The static evaluation of the node at this ply, from its mover's
     /// view (`None` in check, at the root, or when no step needs it).
     eval: Option<MoverScore>,
+    /// The continuation slot of the move being searched from this ply
+    /// (`None`: a null move, or no continuation history), which the
+    /// replies below read their continuation scores by.
+    current: Option<usize>,
 }
 
 impl<M> Default for Frame<M> {
@@ -130,7 +134,27 @@ impl<M> Default for Frame<M> {
             killer: None,
             pv: Vec::new(),
             eval: None,
+            current: None,
         }
+    }
+}
+
+/// The indices into a continuation table of `n × n` of `mv` (in `state`)
+/// after each of the moves `before` (from `Searcher::continued`).
+#[inline]
+fn continuation_cells<G: Evaluation>(
+    game: &G,
+    n: usize,
+    state: &G::State,
+    mv: G::Move,
+    before: [Option<usize>; 2],
+) -> [Option<usize>; 2] {
+    if before == [None, None] {
+        return before;
+    }
+    match game.continuation_slot(state, mv) {
+        Some(c) if c < n => before.map(|b| b.map(|b| b * n + c)),
+        _ => [None, None],
     }
 }
 
@@ -141,6 +165,11 @@ pub struct Engine<M> {
     options: SearchOptions,
     tt: Option<Arc<TransTable>>,
     history: Vec<i32>,
+    /// Continuation history: `slots × slots` scores, the earlier move's
+    /// continuation slot first; made by the first search that uses it.
+    continuation: Vec<i32>,
+    /// The number of continuation slots (the row length of `continuation`).
+    continuation_slots: usize,
     stack: Vec<Frame<M>>,
     /// Nodes visited over the engine's life (the node budget counts these).
     pub nodes: u64,
@@ -166,6 +195,8 @@ impl<M: Copy + Eq> Engine<M> {
             options: *options,
             tt: (options.tt_mb > 0).then(|| Arc::new(TransTable::new(options.tt_mb))),
             history: vec![0; slots],
+            continuation: Vec::new(),
+            continuation_slots: 0,
             stack: Vec::new(),
             nodes: 0,
             seldepth: 0,
@@ -183,6 +214,8 @@ impl<M: Copy + Eq> Engine<M> {
             options: self.options,
             tt: self.tt.clone(),
             history: vec![0; self.history.len()],
+            continuation: Vec::new(),
+            continuation_slots: 0,
             stack: Vec::new(),
             nodes: 0,
             seldepth: 0,
@@ -224,6 +257,7 @@ impl<M: Copy + Eq> Engine<M> {
         }
         self.stack.iter_mut().for_each(|f| f.killer = None);
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.continuation.iter_mut().for_each(|h| *h = 0);
     }
 
     /// Makes room for ply `p` and the one below it, and starts ply `p`'s
@@ -308,12 +342,18 @@ impl<M: Copy + Eq> Engine<M> {
                 self.last_root = Some(root);
             }
         }
+        let f = Features::resolve::<G>(&options);
+        if f.continuation && self.continuation.is_empty() {
+            let n = game.continuation_slots();
+            self.continuation = vec![0; n * n];
+            self.continuation_slots = n;
+        }
         let mut s = Searcher::<G, O, true> {
             game,
             observer,
             scoring: Scoring::new(&options, engine_scoring),
             limit: options.ply_limit(),
-            f: Features::resolve::<G>(&options),
+            f,
             engine: self,
             budget,
         };
@@ -344,6 +384,8 @@ struct Features {
     /// Score repeated positions as draws.
     repetition: bool,
     ordering: bool,
+    /// Continuation history: ordering, gravity and the tuning's switch.
+    continuation: bool,
     killers: bool,
     pvs: bool,
     tt_exact_depth: bool,
@@ -370,6 +412,7 @@ impl Features {
             },
             repetition: o.repetition && limited,
             ordering: o.ordering,
+            continuation: o.ordering && tuning.history_gravity && tuning.continuation_history,
             killers: !o.no_killers,
             pvs: o.pvs,
             tt_exact_depth: o.tt_exact_depth,
@@ -798,6 +841,7 @@ where
         };
         let r = rule.base + at.depth / rule.per_depth.max(1) + surplus;
         let depth = at.depth.saturating_sub(1 + r);
+        self.searching(at.ply as usize, state, None);
         let v = -self
             .search(&passed, at.ply + 1, depth, None, false, -beta, -alpha)?
             .0;
@@ -993,11 +1037,17 @@ where
     ) {
         if self.f.ordering {
             let game = self.game;
-            // History heuristic: moves that often refuted elsewhere, first.
+            // History heuristic: moves that often refuted elsewhere, first
+            // (and, with continuation history, after these last two moves).
             if !self.engine.history.is_empty() {
                 let history = &self.engine.history;
+                let before = self.continued(ply);
                 sort_by_priority(moves, |m| {
-                    game.history_slot(state, m).map_or(0, |i| history[i])
+                    let h = game.history_slot(state, m).map_or(0, |i| history[i]);
+                    h + self
+                        .continuation_scores(state, m, before)
+                        .into_iter()
+                        .sum::<i32>()
                 });
             }
             // Killer move: what refuted a sibling at this ply probably refutes here.
@@ -1022,6 +1072,48 @@ where
         if self.engine.variant > 0 && ply % 2 == 1 && ply <= HELPER_TURNED_PLY && moves.len() > 1 {
             let turn = self.engine.variant % moves.len();
             moves.rotate_left(turn);
+        }
+    }
+
+    /// The continuation slots of the moves that led to ply `p`: the
+    /// opponent's last move and the mover's own before it (`None` where
+    /// there is none, a null move, or no continuation history).
+    #[inline]
+    fn continued(&self, p: usize) -> [Option<usize>; 2] {
+        if !self.f.continuation {
+            return [None, None];
+        }
+        let at = |back: usize| {
+            p.checked_sub(back)
+                .and_then(|q| self.engine.stack.get(q))
+                .and_then(|f| f.current)
+        };
+        [at(1), at(2)]
+    }
+
+    /// The continuation scores of `mv` after the moves `before`.
+    #[inline]
+    fn continuation_scores(
+        &self,
+        state: &G::State,
+        mv: G::Move,
+        before: [Option<usize>; 2],
+    ) -> [i32; 2] {
+        let (table, n) = (&self.engine.continuation, self.engine.continuation_slots);
+        continuation_cells(self.game, n, state, mv, before)
+            .map(|cell| cell.and_then(|i| table.get(i).copied()).unwrap_or(0))
+    }
+
+    /// Notes that ply `p` now searches `mv` (or passes, with `None`), for
+    /// the continuation history of the replies below it.
+    #[inline]
+    fn searching(&mut self, p: usize, state: &G::State, mv: Option<G::Move>) {
+        if !self.f.continuation {
+            return;
+        }
+        let slot = mv.and_then(|m| self.game.continuation_slot(state, m));
+        if let Some(f) = self.engine.stack.get_mut(p) {
+            f.current = slot;
         }
     }
 
@@ -1083,6 +1175,7 @@ where
             if self.skip_quiet(state, node, mover, tt_move, &mut quiets, &mut best) {
                 continue;
             }
+            self.searching(p, state, Some(mv));
             let reduce = self.reduction(state, node, (i, mv, extend), tt_move);
             let child_at = Child {
                 ply: ply + 1,
@@ -1464,9 +1557,10 @@ where
     ) {
         self.engine.stack[ply].killer = Some(mv);
         let d = depth.min(HISTORY_DEPTH_CAP) as i32;
-        let (game, history) = (self.game, &mut self.engine.history);
+        let game = self.game;
         let slot = |m| game.history_slot(state, m);
         if !self.f.tuning.history_gravity {
+            let history = &mut self.engine.history;
             if let Some(h) = slot(mv).and_then(|i| history.get_mut(i)) {
                 *h = h.saturating_add(d * d + 1);
             }
@@ -1481,16 +1575,32 @@ where
             return;
         }
         let bonus = (300 * d - 250).clamp(50, HISTORY_GRAVITY_MAX / 10);
+        let before = self.continued(ply);
+        let Engine {
+            history,
+            continuation,
+            continuation_slots,
+            ..
+        } = &mut *self.engine;
         let gravity = |h: &mut i32, change: i32| {
             *h += change - *h * change.abs() / HISTORY_GRAVITY_MAX;
         };
-        if let Some(h) = slot(mv).and_then(|i| history.get_mut(i)) {
-            gravity(h, bonus);
-        }
-        for &m in tried.iter().filter(|&&m| game.is_quiet(state, m)) {
+        let mut update = |m, change| {
             if let Some(h) = slot(m).and_then(|i| history.get_mut(i)) {
-                gravity(h, -bonus);
+                gravity(h, change);
             }
+            for i in continuation_cells(game, *continuation_slots, state, m, before)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(h) = continuation.get_mut(i) {
+                    gravity(h, change);
+                }
+            }
+        };
+        update(mv, bonus);
+        for &m in tried.iter().filter(|&&m| game.is_quiet(state, m)) {
+            update(m, -bonus);
         }
     }
 
@@ -1569,6 +1679,7 @@ where
         };
         for (i, &mv) in moves.iter().enumerate() {
             let child = game.play(state, mv);
+            self.searching(0, state, Some(mv));
             let alpha = if best == MoverScore::NEG_INF {
                 best
             } else {
