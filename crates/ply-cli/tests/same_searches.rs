@@ -90,24 +90,24 @@ fn compare_coins_40_taking_1_3_or_4() {
 #[test]
 fn chess_depth_9() {
     let cases = [
-        ("startpos", 32, "b1c3", 140_410),
+        ("startpos", 32, "b1c3", 90_136),
         (
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             -43,
             "e2a6",
-            149_283,
+            115_680,
         ),
         (
             "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
             100_000,
             "g3g6",
-            1_081_981,
+            1_102_445,
         ),
         (
             "r1bqkb1r/pp1npppp/2p2n2/3p4/3P4/5NP1/PPP1PPBP/RNBQK2R w KQkq - 2 5",
             69,
             "e1g1",
-            93_221,
+            86_542,
         ),
     ];
     for (fen, value, best, nodes) in cases {

@@ -139,17 +139,19 @@ fn mates_with_distance() {
 #[test]
 fn exchange_pruning_prunes_but_keeps_sacrifices_at_the_root() {
     let g = Chess::new();
-    let engine = SearchOptions {
+    // Chess prunes by default; the same search with it off is the baseline.
+    let pruned = SearchOptions {
         depth: Some(6),
         ..SearchOptions::engine()
     };
-    let see = Tuning {
-        see_pruning: 3,
+    const { assert!(<Chess as EngineHooks>::TUNING.see_pruning > 0) };
+    let off = Tuning {
+        see_pruning: 0,
         ..<Chess as EngineHooks>::TUNING
     };
-    let pruned = SearchOptions {
-        tuning: Some(see),
-        ..engine
+    let engine = SearchOptions {
+        tuning: Some(off),
+        ..pruned
     };
     let kiwipete = g
         .parse_position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
@@ -190,6 +192,27 @@ fn compare(
         sm.nodes
     );
     Ok(())
+}
+
+/// Found by the property below once chess pruned losing exchanges by
+/// default: the pruning ran in a search with none of the engine's pruning
+/// on, and alpha-beta's value there (1203) left minimax's (1200).
+#[test]
+fn exchange_pruning_stays_out_of_textbook_searches() {
+    let g = Chess::new();
+    let s = g
+        .parse_position("rnbk1bnr/pp3p2/2p4P/1B1p4/3P2P1/P6Q/K1PqNP2/RNB4R w - - 2 19")
+        .unwrap();
+    let engine = SearchOptions {
+        ordering: true,
+        tt_mb: 4,
+        tt_exact_depth: true,
+        pvs: true,
+        ..SearchOptions::depth(3)
+    };
+    for opts in [SearchOptions::depth(3), engine] {
+        compare(&g, &s, &opts).unwrap();
+    }
 }
 
 proptest! {

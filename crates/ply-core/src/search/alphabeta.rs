@@ -1279,13 +1279,16 @@ where
         }
         // Static-exchange pruning: next to the horizon, a move that only
         // gives material away (by more than a margin per ply) is skipped;
-        // never at the root, in check, for a check or the table's move.
+        // never at the root, in check, for a check or the table's move,
+        // and, like late-move pruning, only where the node has its static
+        // evaluation (the engine's pruning is on: not a textbook search).
         let t = &self.f.tuning;
         if LIMITED
             && at.depth <= t.see_pruning
             && i > 0
             && at.ply > 0
             && !node.in_check
+            && node.eval.is_some()
             && !extend
             && !is_decided(alpha.0)
             && Some(mv) != tt_move
