@@ -460,7 +460,9 @@ impl EngineHooks for Chess {
     /// The other numbers are the engine's defaults: each alternative tried
     /// so far (deeper reverse futility, Stockfish-style null-move
     /// reductions, quiet checks in quiescence, together) lost in self-play;
-    /// `ply uci --tune` tries them one at a time.
+    /// `ply uci --tune` tries them one at a time. Continuation history
+    /// (`continuation_history=true`, on top of the exchange pruning) stood
+    /// at 807 games W233 D319 L255, -9 Elo, LLR -1.6 when stopped.
     const TUNING: Tuning = Tuning {
         futility_margin: Some(110),
         aspiration_width: Some(30),
