@@ -139,12 +139,12 @@ impl<M> Default for Frame<M> {
     }
 }
 
-/// The indices into a continuation table of `n × n` of `mv` (in `state`)
-/// after each of the moves `before` (from `Searcher::continued`).
+/// The indices into the continuation table (of the game's
+/// `continuation_slots` squared) of `mv` (in `state`) after each of the
+/// moves `before` (from `Searcher::continued`).
 #[inline]
 fn continuation_cells<G: Evaluation>(
     game: &G,
-    n: usize,
     state: &G::State,
     mv: G::Move,
     before: [Option<usize>; 2],
@@ -152,6 +152,7 @@ fn continuation_cells<G: Evaluation>(
     if before == [None, None] {
         return before;
     }
+    let n = game.continuation_slots();
     match game.continuation_slot(state, mv) {
         Some(c) if c < n => before.map(|b| b.map(|b| b * n + c)),
         _ => [None, None],
@@ -165,11 +166,10 @@ pub struct Engine<M> {
     options: SearchOptions,
     tt: Option<Arc<TransTable>>,
     history: Vec<i32>,
-    /// Continuation history: `slots × slots` scores, the earlier move's
-    /// continuation slot first; made by the first search that uses it.
+    /// Continuation history: `slots × slots` scores (the game's
+    /// [`Evaluation::continuation_slots`]), the earlier move's continuation
+    /// slot first; made by the first search that uses it.
     continuation: Vec<i32>,
-    /// The number of continuation slots (the row length of `continuation`).
-    continuation_slots: usize,
     stack: Vec<Frame<M>>,
     /// Nodes visited over the engine's life (the node budget counts these).
     pub nodes: u64,
@@ -196,7 +196,6 @@ impl<M: Copy + Eq> Engine<M> {
             tt: (options.tt_mb > 0).then(|| Arc::new(TransTable::new(options.tt_mb))),
             history: vec![0; slots],
             continuation: Vec::new(),
-            continuation_slots: 0,
             stack: Vec::new(),
             nodes: 0,
             seldepth: 0,
@@ -215,7 +214,6 @@ impl<M: Copy + Eq> Engine<M> {
             tt: self.tt.clone(),
             history: vec![0; self.history.len()],
             continuation: Vec::new(),
-            continuation_slots: 0,
             stack: Vec::new(),
             nodes: 0,
             seldepth: 0,
@@ -346,7 +344,6 @@ impl<M: Copy + Eq> Engine<M> {
         if f.continuation && self.continuation.is_empty() {
             let n = game.continuation_slots();
             self.continuation = vec![0; n * n];
-            self.continuation_slots = n;
         }
         let mut s = Searcher::<G, O, true> {
             game,
@@ -1099,8 +1096,8 @@ where
         mv: G::Move,
         before: [Option<usize>; 2],
     ) -> [i32; 2] {
-        let (table, n) = (&self.engine.continuation, self.engine.continuation_slots);
-        continuation_cells(self.game, n, state, mv, before)
+        let table = &self.engine.continuation;
+        continuation_cells(self.game, state, mv, before)
             .map(|cell| cell.and_then(|i| table.get(i).copied()).unwrap_or(0))
     }
 
@@ -1582,7 +1579,6 @@ where
         let Engine {
             history,
             continuation,
-            continuation_slots,
             ..
         } = &mut *self.engine;
         let gravity = |h: &mut i32, change: i32| {
@@ -1592,7 +1588,7 @@ where
             if let Some(h) = slot(m).and_then(|i| history.get_mut(i)) {
                 gravity(h, change);
             }
-            for i in continuation_cells(game, *continuation_slots, state, m, before)
+            for i in continuation_cells(game, state, m, before)
                 .into_iter()
                 .flatten()
             {
