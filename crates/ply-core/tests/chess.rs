@@ -194,6 +194,18 @@ fn compare(
     Ok(())
 }
 
+/// Alpha-beta at depth 3 with ordering, an exact-depth table and
+/// principal-variation search: what minimax is compared with below.
+fn ordered_depth_3() -> SearchOptions {
+    SearchOptions {
+        ordering: true,
+        tt_mb: 4,
+        tt_exact_depth: true,
+        pvs: true,
+        ..SearchOptions::depth(3)
+    }
+}
+
 /// Found by the property below once chess pruned losing exchanges by
 /// default: the pruning ran in a search with none of the engine's pruning
 /// on, and alpha-beta's value there (1203) left minimax's (1200).
@@ -203,14 +215,7 @@ fn exchange_pruning_stays_out_of_textbook_searches() {
     let s = g
         .parse_position("rnbk1bnr/pp3p2/2p4P/1B1p4/3P2P1/P6Q/K1PqNP2/RNB4R w - - 2 19")
         .unwrap();
-    let engine = SearchOptions {
-        ordering: true,
-        tt_mb: 4,
-        tt_exact_depth: true,
-        pvs: true,
-        ..SearchOptions::depth(3)
-    };
-    for opts in [SearchOptions::depth(3), engine] {
+    for opts in [SearchOptions::depth(3), ordered_depth_3()] {
         compare(&g, &s, &opts).unwrap();
     }
 }
@@ -220,21 +225,15 @@ proptest! {
 
     /// At a fixed depth, alpha-beta (textbook, and with ordering, an
     /// exact-depth table and principal-variation search, with either kind
-    /// of history, and with continuation history) returns minimax's value on random chess positions,
-    /// visiting no more nodes.
+    /// of history, and with continuation history) returns minimax's value
+    /// on random chess positions, visiting no more nodes.
     #[test]
     fn alphabeta_equals_minimax_on_random_chess(seed in any::<u64>(), plies in 0usize..60) {
         let g = Chess::new();
         let s = random_position(&g, seed, plies);
         compare(&g, &s, &SearchOptions::depth(2))?;
         compare(&g, &s, &SearchOptions::depth(3))?;
-        let engine = SearchOptions {
-            ordering: true,
-            tt_mb: 4,
-            tt_exact_depth: true,
-            pvs: true,
-            ..SearchOptions::depth(3)
-        };
+        let engine = ordered_depth_3();
         compare(&g, &s, &engine)?;
         let gravity = Tuning { history_gravity: true, ..Tuning::NONE };
         compare(&g, &s, &SearchOptions { tuning: Some(gravity), ..engine })?;
