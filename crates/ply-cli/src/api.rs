@@ -14,7 +14,7 @@ use ply_core::Window;
 use ply_core::explore::tree_size;
 use ply_core::observe::{NodeKind, Observer};
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
-use ply_core::report::ShowReport;
+use ply_service::report::ShowReport;
 use serde::Deserialize;
 use serde_json::Value;
 

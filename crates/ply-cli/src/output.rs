@@ -33,7 +33,7 @@ pub fn setup<G: Notation>(game: &G, args: &GameArgs) -> Result<G::State, CliErro
 
 /// A line of moves in the game's notation, joined by spaces.
 pub fn line_text<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> String {
-    ply_core::report::line(game, state, moves).join(" ")
+    ply_service::report::line(game, state, moves).join(" ")
 }
 
 /// Prints JSON on stdout, pretty.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ply_core::observe::{NoObserver, NodeKind, Observer};
-use ply_core::report::{MctsMoveReport, Score, line, thousands};
+use ply_service::report::{MctsMoveReport, Score, line, thousands};
 use ply_core::search::Iteration;
 use ply_core::{Notation, Window};
 use serde::Serialize;

@@ -4,7 +4,8 @@
 //! A game implements [`Game`] once (whose turn, the legal moves, the result of
 //! a move, the terminal test, the utility); every search here is generic over
 //! it. This crate knows no game and does no I/O: the games live in
-//! `ply-games`, the command line in `ply-cli`.
+//! `ply-games`, requests and reports in `ply-service`, the command line in
+//! `ply-cli`. It has no serde: what a front end prints is `ply-service`'s.
 //!
 //! - [`score`]: players, and scores whose point of view is part of their type.
 //! - [`game`]: the [`Game`] trait (the rules) and the capability traits
@@ -16,7 +17,6 @@
 //! - [`play`]: agents (a search, a random mover) and a loop that plays games.
 //! - [`registry`]: what a game declares about itself (name, rules, typed
 //!   parameters), and the one-line list that registers games.
-//! - [`report`]: what the searches found, as serialisable types with a text form.
 //! - [`conformance`]: the generic test every game runs.
 
 pub mod conformance;
@@ -26,7 +26,6 @@ pub mod notation;
 pub mod observe;
 pub mod play;
 pub mod registry;
-pub mod report;
 pub mod score;
 pub mod search;
 

@@ -1,7 +1,7 @@
 //! `ply compare`: every exact search on one position, in one table.
 
 use ply_core::observe::NoObserver;
-use ply_core::report::{CompareReport, StatsReport};
+use ply_service::report::{CompareReport, StatsReport};
 use ply_core::search::{Outcome, comparison_set, nimber};
 
 use ply_core::registry::{GameSpec, GameVisitor, Registered};

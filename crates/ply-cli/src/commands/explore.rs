@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use ply_core::explore::{count_positions_within, perft, perft_divide};
-use ply_core::report::{CountReport, PerftMove, PerftReport, ShowReport, thousands};
+use ply_service::report::{CountReport, PerftMove, PerftReport, ShowReport, thousands};
 
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 

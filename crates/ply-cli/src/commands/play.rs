@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use ply_core::Searchable;
 use ply_core::play::SearchAgent;
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
-use ply_core::report::{Score, expect_text, verdict};
+use ply_service::report::{Score, expect_text, verdict};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{Algorithm, SearchOptions};
 use ply_core::search::{MctsAgent, expectiminimax};

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use ply_core::observe::{NoObserver, Observer, Stats};
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
-use ply_core::report::{
+use ply_service::report::{
     AnalyzeReport, BatchLine, BatchSummary, Header, SolveReport, StatsReport, ThreatReport,
     mcts_moves,
 };
@@ -247,7 +247,7 @@ fn warn_if_full(o: &ply_core::search::MctsOptions, tree_nodes: u64) {
     if tree_nodes >= o.max_nodes as u64 {
         eprintln!(
             "warning: the MCTS tree reached its cap of {} nodes and stopped growing; the answer comes from that tree",
-            ply_core::report::thousands(o.max_nodes as u64)
+            ply_service::report::thousands(o.max_nodes as u64)
         );
     }
 }

@@ -4,7 +4,7 @@
 use ply_core::explore::{leaf_paths, reaches_chance, tree_size};
 use ply_core::observe::{DotStyle, NoObserver, Observer, Trace, tree_dot};
 use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
-use ply_core::report::{Number, Score, TraceReport, TraceValue};
+use ply_service::report::{Number, Score, TraceReport, TraceValue};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{Engine, SearchError, SearchOptions, expectiminimax, minimax};
 

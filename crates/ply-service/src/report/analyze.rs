@@ -1,0 +1,349 @@
+//! `analyze`'s report: every legal move with its value, best first.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use ply_core::game::Chance;
+use ply_core::notation::Notation;
+use ply_core::observe::value_text;
+use ply_core::score::{MaxScore, Player};
+use ply_core::search::{Algorithm, Analysis, ExpectAnalysis, MctsReport, SearchOptions};
+
+use super::*;
+
+/// The result of `analyze`: every legal move with its value, best first.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalyzeReport {
+    /// What was searched.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The moves' values, by the kind of search.
+    #[serde(flatten)]
+    pub result: AnalyzeResult,
+}
+
+/// Every move's value, by the kind of search.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnalyzeResult {
+    /// Minimax, alpha-beta, iterative deepening.
+    Search {
+        /// The depth limit, if any.
+        depth_limit: Option<u32>,
+        /// Best first for the player to move.
+        moves: Vec<SearchMove>,
+        /// What the searches cost, summed.
+        stats: StatsReport,
+    },
+    /// Expectiminimax.
+    Expecti {
+        /// The depth limit, if any.
+        depth_limit: Option<u32>,
+        /// The position's value, MAX's view.
+        value: Number,
+        /// Best first for the player to move (outcomes in order at chance).
+        moves: Vec<ExpectMove>,
+        /// What the searches cost, summed.
+        stats: StatsReport,
+    },
+    /// The score search.
+    Score {
+        /// Best first for the player to move.
+        moves: Vec<ScoreMove>,
+        /// What the solves cost, summed.
+        stats: StatsReport,
+    },
+    /// The nimber search.
+    Nimber {
+        /// Every move with the nimber of the position it leads to.
+        moves: Vec<NimberMove>,
+        /// What it cost.
+        stats: StatsReport,
+    },
+    /// Monte Carlo tree search.
+    Mcts {
+        /// Most visited first.
+        moves: Vec<MctsMoveReport>,
+        /// What it cost.
+        stats: MctsStats,
+    },
+}
+
+/// A move's value by minimax, alpha-beta or iterative deepening.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The value after it, MAX's view.
+    pub value: Score,
+    /// Whether it is proven (reported with distance scores or iterative
+    /// deepening, where it can be false).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proven: Option<bool>,
+    /// Plies from before the move to the end, for a decided value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<Option<u32>>,
+    /// The verdict in words (text form only).
+    #[serde(skip)]
+    pub verdict: String,
+}
+
+/// A move's expectiminimax value.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExpectMove {
+    /// The move (or outcome).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The value after it, MAX's view.
+    pub value: Number,
+    /// The probability that the player to move wins after it, where the
+    /// evaluation is a win probability.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_probability: Option<f64>,
+    /// The same in words, for the text form.
+    #[serde(skip)]
+    pub probability_text: String,
+}
+
+/// A move's resulting nimber.
+#[derive(Clone, Debug, Serialize)]
+pub struct NimberMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The nimber of the position after it: 0 for a winning move.
+    pub nimber: u32,
+    /// The value after it, MAX's view.
+    pub value: Score,
+}
+
+/// A move's exact score.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoreMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The score after it for the side to move before it.
+    pub score: i32,
+    /// The value after it, MAX's view.
+    pub value: i32,
+}
+
+impl AnalyzeReport {
+    /// The report of [`ply_core::search::analyze`].
+    pub fn search<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        algorithm: Algorithm,
+        options: &SearchOptions,
+        a: &Analysis<G::Move>,
+    ) -> Self {
+        // Proofs and distances are reported where a search can tell them.
+        let proofs = options.fast_win || algorithm == Algorithm::Id;
+        let moves: Vec<SearchMove> = a
+            .moves
+            .iter()
+            .map(|m| SearchMove {
+                mv: game.format_move(state, m.mv),
+                value: Score(m.value),
+                proven: proofs.then_some(m.proven),
+                distance: proofs.then_some(m.distance),
+                verdict: verdict(m.proven, m.value, m.distance),
+            })
+            .collect();
+        let notes: Vec<_> = a
+            .moves
+            .iter()
+            .map(|m| (m.mv, Score(m.value).to_string()))
+            .collect();
+        let what = "the value of playing there, MAX's view";
+        AnalyzeReport {
+            header: header.annotated(game, state, &notes, what),
+            result: AnalyzeResult::Search {
+                depth_limit: options.depth,
+                moves,
+                stats: StatsReport::new(&a.stats, a.elapsed),
+            },
+        }
+    }
+
+    /// The report of [`ply_core::search::analyze_expecti`].
+    pub fn expecti<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        depth: Option<u32>,
+        a: &ExpectAnalysis<G::Move>,
+    ) -> Self {
+        let mover = game.to_move(state);
+        let moves = a
+            .moves
+            .iter()
+            .map(|&(m, v)| {
+                let p = game
+                    .win_probability(v)
+                    .map(|p| if mover == Player::Max { p } else { 1.0 - p });
+                ExpectMove {
+                    mv: game.format_move(state, m),
+                    value: Number(v),
+                    win_probability: p.map(|p| (p * 1e6).round() / 1e6),
+                    probability_text: p.map_or(String::new(), |p| {
+                        format!("  estimated win probability for {} {p:.4}", mover.name())
+                    }),
+                }
+            })
+            .collect();
+        let notes: Vec<_> = a.moves.iter().map(|&(m, v)| (m, value_text(v))).collect();
+        let what = "the value of playing there, MAX's view";
+        AnalyzeReport {
+            header: header.annotated(game, state, &notes, what),
+            result: AnalyzeResult::Expecti {
+                depth_limit: depth,
+                value: Number(a.value),
+                moves,
+                stats: StatsReport::new(&a.stats, a.elapsed),
+            },
+        }
+    }
+
+    /// The report of [`ply_core::search::analyze_score`].
+    pub fn score<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        moves: &[(G::Move, MaxScore)],
+        stats: StatsReport,
+    ) -> Self {
+        let mover = game.to_move(state);
+        let list = moves
+            .iter()
+            .map(|&(m, v)| ScoreMove {
+                mv: game.format_move(state, m),
+                score: v.for_player(mover).0,
+                value: v.0,
+            })
+            .collect();
+        let notes: Vec<_> = moves
+            .iter()
+            .map(|&(m, v)| (m, v.for_player(mover).0.to_string()))
+            .collect();
+        let what = "the score of playing there, for the side to move";
+        AnalyzeReport {
+            header: header.annotated(game, state, &notes, what),
+            result: AnalyzeResult::Score { moves: list, stats },
+        }
+    }
+
+    /// The report of [`ply_core::search::analyze_nimbers`]: each move's
+    /// resulting nimber, winning moves (nimber 0) first.
+    pub fn nimber<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        a: &ply_core::search::NimberAnalysis<G::Move>,
+    ) -> Self {
+        let moves = &a.moves;
+        // After a move the opponent is to move: it wins on a nonzero nimber.
+        let opponent = game.to_move(state).opponent();
+        let mut list: Vec<NimberMove> = moves
+            .iter()
+            .map(|&(m, g)| NimberMove {
+                mv: game.format_move(state, m),
+                nimber: g,
+                value: Score(MaxScore(if g != 0 {
+                    opponent.sign()
+                } else {
+                    -opponent.sign()
+                })),
+            })
+            .collect();
+        list.sort_by_key(|m| m.nimber != 0);
+        let notes: Vec<_> = moves.iter().map(|&(m, g)| (m, format!("*{g}"))).collect();
+        let what = "the nimber after playing there";
+        AnalyzeReport {
+            header: header.annotated(game, state, &notes, what),
+            result: AnalyzeResult::Nimber {
+                moves: list,
+                stats: StatsReport::new(&a.stats(), a.elapsed),
+            },
+        }
+    }
+
+    /// The report of an MCTS search's root moves.
+    pub fn mcts<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        r: &MctsReport<G::Move>,
+    ) -> Self {
+        let notes: Vec<_> = r
+            .moves
+            .iter()
+            .map(|m| (m.mv, m.visits.to_string()))
+            .collect();
+        let what = "how often MCTS visited that move";
+        AnalyzeReport {
+            header: header.annotated(game, state, &notes, what),
+            result: AnalyzeResult::Mcts {
+                moves: mcts_moves(game, state, &r.moves),
+                stats: MctsStats::new(r),
+            },
+        }
+    }
+}
+
+impl fmt::Display for AnalyzeReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = &self.header;
+        writeln!(f, "{}", h.board)?;
+        match &self.result {
+            AnalyzeResult::Search { moves, stats, .. } => {
+                if moves.is_empty() {
+                    writeln!(f, "no legal moves: the game is over")?;
+                } else {
+                    writeln!(f, "{} to move; {} values, best first:", h.to_move, h.algo)?;
+                    writeln!(f, "  {:<8} {:>7}  result", "move", "value")?;
+                    for m in moves {
+                        let v = m.value.to_string();
+                        writeln!(f, "  {:<8} {:>7}  {}", m.mv, v, m.verdict)?;
+                    }
+                }
+                writeln!(f, "stats: {stats}")
+            }
+            AnalyzeResult::Expecti { moves, stats, .. } => {
+                writeln!(f, "{} to move; {} values, best first:", h.to_move, h.algo)?;
+                for m in moves {
+                    let (v, p) = (value_text(m.value.0), &m.probability_text);
+                    writeln!(f, "  {:<8} {:>10}{p}", m.mv, v)?;
+                }
+                writeln!(f, "stats: {stats}")
+            }
+            AnalyzeResult::Score { moves, stats } => {
+                writeln!(f, "{} to move; {}, best first:", h.to_move, h.algo)?;
+                for m in moves {
+                    writeln!(f, "  {:<8} {:>4}", m.mv, m.score)?;
+                }
+                writeln!(f, "stats: {stats}")
+            }
+            AnalyzeResult::Nimber { moves, stats } => {
+                writeln!(f, "{} to move; {}, winning moves first:", h.to_move, h.algo)?;
+                writeln!(f, "  {:<10} {:>6}  value", "move", "nimber")?;
+                for m in moves {
+                    writeln!(f, "  {:<10} {:>6}  {}", m.mv, m.nimber, m.value)?;
+                }
+                writeln!(f, "stats: {stats}")
+            }
+            AnalyzeResult::Mcts { moves, stats } => {
+                writeln!(f, "{} to move; {}, most visited first:", h.to_move, h.algo)?;
+                writeln!(f, "  {:<8} {:>10} {:>8}", "move", "visits", "mean")?;
+                for m in moves {
+                    writeln!(f, "  {:<8} {:>10} {:>8.3}", m.mv, m.visits, m.mean)?;
+                }
+                writeln!(f, "{stats}")
+            }
+        }
+    }
+}

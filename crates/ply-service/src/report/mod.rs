@@ -1,0 +1,330 @@
+//! What the searches found, as types: each result the command line prints
+//! (solve, analyze, compare, trace, count, perft, batch lines) is a
+//! serialisable report with a `Display` for its text form, so the CLI, the
+//! web API and the Python bindings all emit the same JSON from one place.
+//!
+//! A report is built from a search's outcome and the game's notation (moves
+//! and positions as text), then holds only text and numbers: it outlives the
+//! game it came from.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Serialize, Serializer};
+
+use ply_core::game::Chance;
+use ply_core::notation::Notation;
+use ply_core::score::MaxScore;
+use ply_core::search::{MctsMove, MctsReport};
+
+mod analyze;
+mod batch;
+mod compare;
+mod explore;
+mod show;
+mod solve;
+mod threat;
+mod trace;
+
+pub use analyze::*;
+pub use batch::*;
+pub use compare::*;
+pub use explore::*;
+pub use show::*;
+pub use solve::*;
+pub use threat::*;
+pub use trace::*;
+
+/// A score in JSON: an integer, or `"+inf"` / `"-inf"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score(pub MaxScore);
+
+impl Serialize for Score {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_infinite() {
+            s.serialize_str(&self.0.to_string())
+        } else {
+            s.serialize_i32(self.0.0)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// Signed, infinities spelled out: `+3`, `0`, `-1`, `+inf`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.0 > 0 && !self.0.is_infinite() {
+            write!(f, "+{}", self.0.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
+/// An `f64` value in JSON: an integer when it is one, `"+inf"` / `"-inf"`
+/// for the infinities, else rounded to nine decimals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Number(pub f64);
+
+impl Serialize for Number {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v.is_infinite() {
+            s.serialize_str(if v > 0.0 { "+inf" } else { "-inf" })
+        } else if v.fract() == 0.0 && v.abs() < 9e15 {
+            s.serialize_i64(v as i64)
+        } else {
+            s.serialize_f64((v * 1e9).round() / 1e9)
+        }
+    }
+}
+
+/// Writes a count with thousands separators: `549,946`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A line of moves in the game's notation, each written in the position it
+/// is played in.
+pub fn line<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> Vec<String> {
+    let mut s = state.clone();
+    let mut out = Vec::new();
+    for &m in moves {
+        out.push(game.format_move(&s, m));
+        s = game.play(&s, m);
+    }
+    out
+}
+
+/// A verdict in words: who wins, and how soon when known.
+pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
+    if !proven && distance.is_none() {
+        return "estimate, evaluation units, MAX's view".to_string();
+    }
+    let when = match distance {
+        Some(1) => " in 1 ply".to_string(),
+        Some(d) => format!(" in {d} plies"),
+        None => String::new(),
+    };
+    // A decided score from a depth-limited search: every reply within the
+    // search leads to the end, but the rest of the tree was estimated.
+    let found = if proven {
+        ""
+    } else {
+        ", a forced line found by the search"
+    };
+    match value.0.signum() {
+        1 => format!("MAX (the first player) wins{when}{found}"),
+        -1 => format!("MIN (the second player) wins{when}{found}"),
+        _ => "draw".to_string(),
+    }
+}
+
+/// Who moves in `state`, for people.
+pub fn to_move_name<G: Chance>(game: &G, state: &G::State) -> &'static str {
+    if game.is_terminal(state) {
+        "nobody (the game is over)"
+    } else if game.is_chance(state) {
+        "chance"
+    } else {
+        game.to_move(state).name()
+    }
+}
+
+/// The game, the position and the search a report is about, and the
+/// position's picture for the text form.
+#[derive(Clone, Debug, Serialize)]
+pub struct Header {
+    /// The game's registered name.
+    pub game: String,
+    /// The position in the game's notation.
+    pub position: String,
+    /// The search, named by its features (`alphabeta+order+tt64`).
+    pub algo: String,
+    /// The board as the game draws it (text form only).
+    #[serde(skip)]
+    pub board: String,
+    /// Who is to move, in words (text form only).
+    #[serde(skip)]
+    pub to_move: String,
+}
+
+impl Header {
+    /// The header for `state` of `game` (registered as `name`), searched by `algo`.
+    pub fn new<G: Notation + Chance>(name: &str, game: &G, state: &G::State, algo: String) -> Self {
+        Header {
+            game: name.to_string(),
+            position: game.format_position(state),
+            algo,
+            board: game.draw(state).trim_end().to_string(),
+            to_move: to_move_name(game, state).to_string(),
+        }
+    }
+
+    /// The same header with the board annotated: each of `notes` written on
+    /// its move's place where the game can, with a line saying `what` they are.
+    fn annotated<G: Notation>(
+        mut self,
+        game: &G,
+        state: &G::State,
+        notes: &[(G::Move, String)],
+        what: &str,
+    ) -> Self {
+        if let Some(board) = game.draw_annotated(state, notes) {
+            self.board = format!("{}\n(each empty square shows {what})", board.trim_end());
+        }
+        self
+    }
+}
+
+/// What a search cost.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct StatsReport {
+    /// Positions visited, root and terminals included.
+    pub nodes: u64,
+    /// Positions scored by utility or evaluation.
+    pub leaves: u64,
+    /// Nodes that returned before trying all their moves.
+    pub cutoffs: u64,
+    /// The deepest ply visited.
+    pub depth: u32,
+    /// Table look-ups, hits, and nodes the table decided.
+    pub tt_probes: u64,
+    /// Look-ups that found an entry.
+    pub tt_hits: u64,
+    /// Nodes that returned at once on a table entry.
+    pub tt_cutoffs: u64,
+    /// Wall-clock time in milliseconds (to the microsecond).
+    pub time_ms: f64,
+    /// Nodes per second, 0 when too quick to time.
+    pub nodes_per_second: f64,
+    /// The score search's null-window probes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probes: Option<u32>,
+    #[serde(skip)]
+    elapsed: Duration,
+}
+
+impl StatsReport {
+    /// The report of `stats` over `elapsed`.
+    pub fn new(stats: &ply_core::observe::Stats, elapsed: Duration) -> Self {
+        let secs = elapsed.as_secs_f64();
+        StatsReport {
+            nodes: stats.nodes,
+            leaves: stats.leaves,
+            cutoffs: stats.cutoffs,
+            depth: stats.max_ply,
+            tt_probes: stats.tt_probes,
+            tt_hits: stats.tt_hits,
+            tt_cutoffs: stats.tt_cutoffs,
+            time_ms: (secs * 1e6).round() / 1e3,
+            nodes_per_second: if secs > 0.0 {
+                (stats.nodes as f64 / secs).round()
+            } else {
+                0.0
+            },
+            probes: None,
+            elapsed,
+        }
+    }
+}
+
+impl fmt::Display for StatsReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.elapsed.as_secs_f64();
+        write!(
+            f,
+            "nodes {}, leaves {}, cutoffs {}, depth {}",
+            thousands(self.nodes),
+            thousands(self.leaves),
+            thousands(self.cutoffs),
+            self.depth
+        )?;
+        if self.tt_probes > 0 {
+            write!(
+                f,
+                ", table hits {} of {} probes ({} cutoffs)",
+                thousands(self.tt_hits),
+                thousands(self.tt_probes),
+                thousands(self.tt_cutoffs)
+            )?;
+        }
+        write!(f, ", time {:.3} ms", secs * 1e3)?;
+        if secs > 0.0 {
+            write!(f, ", {:.2} M nodes/s", self.nodes as f64 / secs / 1e6)?;
+        }
+        Ok(())
+    }
+}
+
+/// What MCTS cost.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct MctsStats {
+    /// Iterations (playouts) run.
+    pub iterations: u64,
+    /// Nodes in the tree(s).
+    pub tree_nodes: u64,
+    /// Playouts a second.
+    pub simulations_per_second: f64,
+    /// Wall-clock time in milliseconds.
+    pub time_ms: f64,
+}
+
+impl MctsStats {
+    fn new<M>(r: &MctsReport<M>) -> Self {
+        MctsStats {
+            iterations: r.iterations,
+            tree_nodes: r.tree_nodes,
+            simulations_per_second: r.simulations_per_second().round(),
+            time_ms: (r.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+        }
+    }
+}
+
+impl fmt::Display for MctsStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "stats:     {} iterations, {} tree nodes, {:.0} simulations/s, {:.1} ms",
+            thousands(self.iterations),
+            thousands(self.tree_nodes),
+            self.simulations_per_second,
+            self.time_ms
+        )
+    }
+}
+
+/// A root move's MCTS statistics.
+#[derive(Clone, Debug, Serialize)]
+pub struct MctsMoveReport {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// How often it was visited.
+    pub visits: u64,
+    /// Its mean result for the player to move at the root, in [0, 1].
+    pub mean: f64,
+}
+
+/// MCTS's root moves in the game's notation, means rounded to six places.
+pub fn mcts_moves<G: Notation>(
+    game: &G,
+    state: &G::State,
+    moves: &[MctsMove<G::Move>],
+) -> Vec<MctsMoveReport> {
+    moves
+        .iter()
+        .map(|m| MctsMoveReport {
+            mv: game.format_move(state, m.mv),
+            visits: m.visits,
+            mean: (m.mean * 1e6).round() / 1e6,
+        })
+        .collect()
+}
