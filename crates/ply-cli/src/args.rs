@@ -1,10 +1,16 @@
 //! The command-line grammar (clap derive).
 
+use std::collections::BTreeMap;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use ply_service::{Algo, Request};
+use serde_json::Value;
+
+use crate::CliError;
 
 /// ply: adversarial search, from minimax to a perfect solver.
 ///
-/// Games: coins, tictactoe, tree (see `ply list`). Values are from MAX's
+/// `ply list` names the games and the searches. Values are from MAX's
 /// (the first player's) view.
 #[derive(Parser, Debug)]
 #[command(name = "ply", version, about, long_about = None)]
@@ -55,7 +61,7 @@ pub struct ListArgs {
 /// Which game, from where.
 #[derive(Args, Debug)]
 pub struct GameArgs {
-    /// The game: coins, tictactoe or tree.
+    /// The game (`ply list` names them).
     pub game: String,
     /// The start position in the game's notation (default: the game's start).
     #[arg(long, short = 'p', allow_hyphen_values = true)]
@@ -71,33 +77,22 @@ pub struct GameArgs {
     pub json: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum AlgoArg {
-    /// Plain minimax, no pruning: the reference.
-    Minimax,
-    /// Alpha-beta: textbook unless --tt-mb, --order, --pvs or --fast-win add features.
-    Alphabeta,
-    /// Iterative deepening under --time-ms, with a table (64 MiB unless --tt-mb).
-    Id,
-    /// Expectiminimax, for games with chance (--star1 prunes chance nodes).
-    Expectiminimax,
-    /// Monte Carlo tree search (UCT): --iterations, --seed, --c, --threads.
-    Mcts,
-    /// The exact score search: null-window probes over the score range
-    /// (Connect Four's default; --weak for win/draw/loss only).
-    Score,
-    /// The nimber (Sprague-Grundy value) of an impartial game, by memoised
-    /// mex over its independent parts.
-    Nimber,
+/// `--algo`: a name from ply-service's one list of searches, the
+/// names shown in `--help` and in the error for an unknown one.
+fn algo_parser() -> impl clap::builder::TypedValueParser<Value = Algo> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Algo::ALL.map(Algo::name))
+        .map(|name| name.parse::<Algo>().expect("a listed name"))
 }
 
 /// How to search.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// The search algorithm. Without it: the engine (iterative deepening,
-    /// table, move ordering, principal-variation search, fast wins).
-    #[arg(long, value_enum)]
-    pub algo: Option<AlgoArg>,
+    /// The search algorithm (`ply list` says what each does). Without it:
+    /// the engine (iterative deepening, table, move ordering,
+    /// principal-variation search, fast wins).
+    #[arg(long, value_parser = algo_parser())]
+    pub algo: Option<Algo>,
     /// Search this many plies, then score with the game's evaluation
     /// (values are then in evaluation units); default: to the end of the game.
     #[arg(long)]
@@ -124,16 +119,18 @@ pub struct SearchArgs {
     /// of the dice in play.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// MCTS iterations (a move, in play).
-    #[arg(long, default_value_t = 10_000)]
-    pub iterations: u64,
-    /// The MCTS exploration constant c in w/n + c*sqrt(ln N / n).
-    #[arg(long, default_value_t = std::f64::consts::SQRT_2)]
-    pub c: f64,
+    /// MCTS iterations (a move, in play) [default: 10000].
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// The MCTS exploration constant c in w/n + c*sqrt(ln N / n)
+    /// [default: 1.414 (the square root of 2)].
+    #[arg(long)]
+    pub c: Option<f64>,
     /// Threads: for MCTS root parallelism (one tree each, visits summed);
-    /// for the engine and the score search lazy SMP (one shared table).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// for the engine and the score search lazy SMP (one shared table)
+    /// [default: 1].
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Expectiminimax: prune chance nodes with Star1 (needs value bounds).
     #[arg(long)]
     pub star1: bool,
@@ -212,8 +209,8 @@ pub struct TraceArgs {
     /// The search to trace: minimax, alphabeta, or expectiminimax (for
     /// chance nodes, e.g. trees with `[p1 child1 p2 child2 ...]`; the
     /// default for them).
-    #[arg(long, value_enum)]
-    pub algo: Option<AlgoArg>,
+    #[arg(long, value_parser = algo_parser())]
+    pub algo: Option<Algo>,
     /// Search this many plies, then score with the game's evaluation.
     #[arg(long)]
     pub depth: Option<u32>,
@@ -235,7 +232,7 @@ pub struct CountArgs {
     pub game: GameArgs,
     /// Give up past this many distinct positions: each is kept in memory
     /// (a chess position takes about 200 bytes with the set's overhead).
-    #[arg(long, default_value_t = crate::commands::explore::MAX_POSITIONS)]
+    #[arg(long, default_value_t = ply_service::commands::explore::MAX_POSITIONS)]
     pub max_positions: u64,
 }
 
@@ -345,4 +342,52 @@ pub struct UciArgs {
     /// in self-play without rebuilding.
     #[arg(long, value_name = "PAIRS")]
     pub tune: Option<String>,
+}
+
+impl GameArgs {
+    /// The request for this game, position, moves and parameters.
+    pub fn request(&self) -> Result<Request, CliError> {
+        Ok(Request {
+            game: Some(self.game.clone()),
+            position: self.position.clone(),
+            moves: (!self.moves.is_empty()).then(|| self.moves.clone()),
+            params: param_map(&self.params)?,
+            ..Request::default()
+        })
+    }
+}
+
+/// `--param key=value` items as a request's parameters, a later setting of
+/// a key overriding an earlier one; an item without `=` is an error.
+pub fn param_map(items: &[String]) -> Result<Option<BTreeMap<String, Value>>, CliError> {
+    ply_core::registry::Params::parse(items)?;
+    let mut params = BTreeMap::new();
+    for item in items {
+        if let Some((k, v)) = item.split_once('=') {
+            params.insert(k.trim().to_string(), Value::String(v.trim().to_string()));
+        }
+    }
+    Ok((!params.is_empty()).then_some(params))
+}
+
+impl SearchArgs {
+    /// `base` with these search flags set.
+    pub fn request(&self, base: Request) -> Request {
+        Request {
+            algo: self.algo,
+            depth: self.depth,
+            time_ms: self.time_ms,
+            tt_mb: self.tt_mb,
+            order: self.order,
+            pvs: self.pvs,
+            fast_win: self.fast_win,
+            seed: self.seed,
+            iterations: self.iterations,
+            c: self.c,
+            threads: self.threads,
+            star1: self.star1,
+            weak: self.weak,
+            ..base
+        }
+    }
 }

@@ -1,12 +1,12 @@
-//! The `ply` command line as a library: its commands, and the one entry
-//! point ([`api::call`]) that the web server and the Python bindings use
-//! to answer exactly what `ply ... --json` prints.
+//! The `ply` command line as a library: its grammar (clap), which turns
+//! arguments into ply-service's [`ply_service::Request`], the commands
+//! that are the command line's own (`play`, `uci`, `gomocup`, `serve`,
+//! `tune`, `--batch`), and the protocol loops the fuzz targets share.
 //!
 //! The binary (`main.rs`) is thin: it turns arguments into these calls and
 //! results into text or JSON. The searches live in ply-core, the games in
-//! ply-games.
+//! ply-games, requests, the dispatch and the reports in ply-service.
 
-pub mod api;
 pub mod args;
 pub mod commands;
 pub mod output;
@@ -35,6 +35,24 @@ impl CliError {
         CliError {
             message: message.into(),
             code: 1,
+        }
+    }
+}
+
+impl From<ply_service::Error> for CliError {
+    /// A service error's exit status: 2 for bad input, 3 for a search
+    /// stopped before its end, 1 for the rest (a cap passed, searches that
+    /// disagree, a machine that refused).
+    fn from(e: ply_service::Error) -> Self {
+        use ply_service::ErrorKind;
+        let code = match e.kind {
+            ErrorKind::Input => 2,
+            ErrorKind::Stopped => 3,
+            ErrorKind::Limit | ErrorKind::Disagreement | ErrorKind::Internal => 1,
+        };
+        CliError {
+            message: e.message,
+            code,
         }
     }
 }

@@ -20,11 +20,6 @@ fn quiet_broken_pipe() {
     }
 }
 
-/// The stack the commands run on. Searches recurse once per ply, so a long
-/// game (coins with 200,000 coins) needs far more than the 8 MiB main
-/// thread; the memory is only reserved, and committed as it is touched.
-const STACK_BYTES: usize = 1 << 30;
-
 fn main() -> ExitCode {
     quiet_broken_pipe();
     let cli = if started_as_brain() {
@@ -34,15 +29,13 @@ fn main() -> ExitCode {
     } else {
         Cli::parse()
     };
-    let worker = std::thread::Builder::new()
-        .name("ply".into())
-        .stack_size(STACK_BYTES)
-        .spawn(move || run(cli));
+    // Searches recurse once per ply: the commands run on a search thread.
+    let worker = ply_service::spawn("ply", move || run(cli));
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => ExitCode::from(101),
         Err(e) => {
-            eprintln!("error: cannot start the search thread: {e}");
+            eprintln!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -64,15 +57,18 @@ fn started_as_brain() -> bool {
 
 fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        Command::List(a) => commands::list::run(&a),
+        Command::List(a) => {
+            ply_cli::output::emit(&ply_service::report::list_report(), a.json);
+            Ok(())
+        }
         Command::Solve(a) => commands::solve::run_solve(&a),
         Command::Analyze(a) => commands::solve::run_analyze(&a),
-        Command::Compare(a) => commands::compare::run(&a),
+        Command::Compare(a) => commands::compare(&a),
         Command::Play(a) => commands::play::run(&a),
-        Command::Trace(a) => commands::trace::run(&a),
-        Command::Show(a) => commands::explore::run_show(&a),
-        Command::Count(a) => commands::explore::run_count(&a),
-        Command::Perft(a) => commands::explore::run_perft(&a),
+        Command::Trace(a) => commands::trace(&a),
+        Command::Show(a) => commands::show(&a),
+        Command::Count(a) => commands::count(&a),
+        Command::Perft(a) => commands::perft(&a),
         Command::Uci(a) => commands::uci::run(&a),
         Command::Gomocup => commands::gomocup::run(),
         Command::Serve(a) => commands::serve::run(&a),

@@ -1,16 +1,14 @@
-//! Progress for long searches: on stderr, as an observer that every so
-//! many nodes looks at the clock and once a second reports; and as events
-//! ([`Thinking`]) for whoever listens (the web page's stream).
+//! Progress for long searches on stderr: an observer that every so many
+//! nodes looks at the clock and once a second reports, and the command
+//! line's [`Control`], which also prints what the search thinks.
 
-use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ply_core::observe::{NoObserver, NodeKind, Observer};
-use ply_service::report::{MctsMoveReport, Score, line, thousands};
-use ply_core::search::Iteration;
-use ply_core::{Notation, Window};
-use serde::Serialize;
+use ply_core::Window;
+use ply_core::observe::{NodeKind, Observer};
+use ply_service::report::thousands;
+use ply_service::{Control, Tell, Thinking};
 
 /// Prints "nodes, nodes/s, deepest ply" to stderr about once a second once
 /// a search has run for a second. Quiet searches (the usual ones) print nothing.
@@ -72,104 +70,43 @@ impl Observer for Progress {
     }
 }
 
-/// What a search says as it goes, for a watcher (the web page's stream):
-/// each finished iteration of iterative deepening, the node count now and
-/// then, and MCTS's root visits.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Thinking {
-    /// Iterative deepening finished a depth.
-    Iteration {
-        depth: u32,
-        /// MAX's view.
-        value: Score,
-        /// Plies to the end when the value is a proven win or loss.
-        distance: Option<u32>,
-        nodes: u64,
-        seldepth: u32,
-        time_ms: f64,
-        pv: Vec<String>,
-    },
-    /// Any search, about five times a second: nodes so far.
-    Nodes { nodes: u64, time_ms: f64 },
-    /// MCTS, about ten times a second: the first tree's root moves.
-    Mcts {
-        iterations: u64,
-        time_ms: f64,
-        moves: Vec<MctsMoveReport>,
-    },
+/// The command line's [`Control`]: the node-count line of [`Progress`]
+/// on stderr, and what the search thinks (each finished iteration, the
+/// score search's windows) unless quiet; warnings always.
+pub struct Watch {
+    progress: Progress,
+    tell: Tell,
 }
 
-impl Thinking {
-    /// The event for a finished iteration.
-    pub fn iteration<G: Notation>(game: &G, state: &G::State, it: &Iteration<G::Move>) -> Self {
-        Thinking::Iteration {
-            depth: it.depth,
-            value: Score(it.outcome.value),
-            distance: it.outcome.distance,
-            nodes: it.nodes,
-            seldepth: it.seldepth,
-            time_ms: it.elapsed.as_secs_f64() * 1e3,
-            pv: line(game, state, &it.outcome.pv),
+impl Watch {
+    /// A watch that prints progress unless `quiet`.
+    pub fn new(quiet: bool) -> Self {
+        let tell: Tell = Arc::new(move |t: Thinking| match t {
+            Thinking::Warning { .. } => eprintln!("{t}"),
+            Thinking::Iteration { .. } | Thinking::Window { .. } if !quiet => eprintln!("{t}"),
+            _ => {}
+        });
+        Watch {
+            progress: Progress::new(!quiet),
+            tell,
         }
+    }
+
+    /// Ends the progress line, if one was printed.
+    pub fn finish(&self) {
+        self.progress.finish();
     }
 }
 
-impl fmt::Display for Thinking {
-    /// The progress line the command line prints on stderr.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Thinking::Iteration {
-                depth,
-                value,
-                distance,
-                nodes,
-                time_ms,
-                pv,
-                ..
-            } => {
-                let secs = (time_ms / 1e3).max(1e-9);
-                let end = distance.map_or(String::new(), |d| format!(" (end in {d})"));
-                write!(
-                    f,
-                    "depth {depth:>3}  value {:>6}{end}  nodes {:>12}  {:>7.2} M nodes/s  {time_ms:>8.1} ms  pv {}",
-                    value.to_string(),
-                    thousands(*nodes),
-                    *nodes as f64 / secs / 1e6,
-                    pv.join(" ")
-                )
-            }
-            Thinking::Nodes { nodes, time_ms } => {
-                write!(f, "searching: {} nodes, {time_ms:.0} ms", thousands(*nodes))
-            }
-            Thinking::Mcts {
-                iterations, moves, ..
-            } => {
-                let top: Vec<String> = moves
-                    .iter()
-                    .take(5)
-                    .map(|m| format!("{} {}", m.mv, m.visits))
-                    .collect();
-                write!(
-                    f,
-                    "mcts: {} iterations; {}",
-                    thousands(*iterations),
-                    top.join(", ")
-                )
-            }
-        }
+impl Observer for Watch {
+    #[inline]
+    fn enter(&mut self, ply: u32, index: Option<usize>, node: NodeKind, window: Option<Window>) {
+        self.progress.enter(ply, index, node, window);
     }
 }
 
-/// Who hears [`Thinking`]: shared with the search's thread.
-pub type Tell = Arc<dyn Fn(Thinking) + Send + Sync>;
-
-/// An observer that may also hear what the search thinks, and stop it.
-pub trait Listen: Observer {
-    /// Where [`Thinking`] goes, if anywhere (then the search builds it).
+impl Control for Watch {
     fn tell(&self) -> Option<Tell> {
-        None
+        Some(Arc::clone(&self.tell))
     }
 }
-
-impl Listen for NoObserver {}

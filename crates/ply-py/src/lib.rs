@@ -2,13 +2,13 @@
 //! `python/ply/__init__.py`, gives the functions their signatures and
 //! docstrings).
 //!
-//! Two entry points. [`call`] runs a built-in game's command through the
-//! command line's own parser and report functions ([`ply_cli::api`]), so
-//! the dicts Python gets are exactly `ply ... --json` and the errors carry
-//! the CLI's messages; the search runs on its own thread without the GIL,
-//! and Ctrl-C stops it. [`search_game`] runs ply's searches on a game
-//! written in Python ([`pygame::PyGame`]), holding the GIL, since every
-//! node calls the game's functions.
+//! Two entry points, both over ply-service's one dispatch. [`call`] runs
+//! a built-in game's command ([`ply_service::run`]), so the dicts Python
+//! gets are exactly `ply ... --json`; the search runs on its own thread
+//! without the GIL, and Ctrl-C stops it. [`search_game`] runs ply's
+//! searches on a game written in Python ([`pygame::PyGame`],
+//! [`ply_service::run_on`]), holding the GIL, since every node calls the
+//! game's functions.
 
 mod pygame;
 
@@ -17,50 +17,59 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
-use ply_cli::CliError;
-use ply_cli::api::erased::Json as ReportJson;
-use ply_cli::api::{self, Cancel};
-use ply_cli::args::Command;
-use ply_cli::commands::compare::{compare_report, disagreement};
-use ply_cli::commands::configure;
-use ply_cli::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report};
-use ply_cli::commands::trace::trace_report;
-use ply_core::registry::Registered;
+use ply_service::{Cancel, Command, Error, ErrorKind, Limits, Report, Request};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use serde_json::Value;
 
 use crate::pygame::{PyGame, PyState};
 
-/// The stack of a search thread: searches recurse once per ply.
-const SEARCH_STACK: usize = 256 << 20;
 /// How often a waiting call looks for Ctrl-C.
 const SIGNAL_EVERY: Duration = Duration::from_millis(50);
 
-fn value_error(e: CliError) -> PyErr {
-    PyValueError::new_err(e.message)
+/// A service error as a Python exception: bad input, a cap passed and
+/// searches that disagree are `ValueError`s (the caller's to act on);
+/// the rest `RuntimeError`s.
+fn py_error(e: Error) -> PyErr {
+    match e.kind {
+        ErrorKind::Input | ErrorKind::Limit | ErrorKind::Disagreement => {
+            PyValueError::new_err(e.message)
+        }
+        ErrorKind::Stopped | ErrorKind::Internal => PyRuntimeError::new_err(e.message),
+    }
+}
+
+/// The command and request Python sent.
+fn read(command: &str, request: &str) -> PyResult<(Command, Request)> {
+    let command = command.parse::<Command>().map_err(py_error)?;
+    let request = Request::from_json(request.as_bytes()).map_err(py_error)?;
+    Ok((command, request))
+}
+
+/// A report as the JSON Python reads.
+fn json(report: &Report) -> String {
+    serde_json::to_string(report).expect("reports always serialise")
 }
 
 /// Runs `command` (solve, analyze, compare, trace, show, count, perft) of
 /// a built-in game on the JSON request `request` (the command line's flags
 /// as fields); returns the JSON `ply COMMAND ... --json` prints. Raises
-/// `ValueError` with the CLI's message; Ctrl-C stops the search.
+/// `ValueError` with the service's message; Ctrl-C stops the search.
 #[pyfunction]
 fn call(py: Python<'_>, command: &str, request: &str) -> PyResult<String> {
+    let (command, request) = read(command, request)?;
     let flag = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
-    let (command, body, stop) = (
-        command.to_string(),
-        request.as_bytes().to_vec(),
-        Arc::clone(&flag),
-    );
-    std::thread::Builder::new()
-        .name("ply-search".into())
-        .stack_size(SEARCH_STACK)
-        .spawn(move || {
-            let _ = tx.send(api::call(&command, &body, Cancel::new(stop, None, None)));
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
+    let stop = Arc::clone(&flag);
+    ply_service::spawn("ply-search", move || {
+        let mut cancel = Cancel::new(stop, None);
+        let _ = tx.send(ply_service::run(
+            command,
+            &request,
+            &Limits::NONE,
+            &mut cancel,
+        ));
+    })
+    .map_err(py_error)?;
     // Waiting releases the GIL (`detach` wants what it borrows to be Sync).
     let rx = Mutex::new(rx);
     let wait = |timeout: Option<Duration>| {
@@ -85,7 +94,7 @@ fn call(py: Python<'_>, command: &str, request: &str) -> PyResult<String> {
             }
         }
     };
-    answer.map(|v| v.to_string()).map_err(value_error)
+    answer.map(|r| json(&r)).map_err(py_error)
 }
 
 /// Runs `command` (solve, analyze, compare, trace) on `game`, a game
@@ -114,60 +123,37 @@ fn search_game(
         }
     };
     let state = game.play_actions(py, start, moves.as_deref().unwrap_or(&[]))?;
-    let cli = api::parse(command, request.as_bytes(), None).map_err(value_error)?;
-    let mut cancel = Cancel::new(Arc::clone(&game.failed), None, None);
-    let spec = &PyGame::SPEC;
-    let report: Result<Value, CliError> = (|| {
-        let json = |r: &dyn ReportJson| r.value();
-        Ok(match &cli.command {
-            Command::Solve(a) | Command::Analyze(a) => {
-                let plan = configure(&a.search, &game, &state, spec, SOLVE_TIME_MS)?;
-                if matches!(cli.command, Command::Solve(_)) {
-                    json(&solve_report(
-                        spec.name,
-                        &game,
-                        &state,
-                        &plan,
-                        true,
-                        &mut cancel,
-                    )?)
-                } else {
-                    json(&analyze_report(
-                        spec.name,
-                        &game,
-                        &state,
-                        &plan,
-                        &mut cancel,
-                    )?)
-                }
-            }
-            Command::Compare(a) => {
-                let r = compare_report(spec.name, &game, &state, a.depth, a.tt_mb, &mut cancel)?;
-                if !r.agree && !game.failed.load(Ordering::Relaxed) {
-                    return Err(disagreement(&r));
-                }
-                json(&r)
-            }
-            Command::Trace(a) => json(&trace_report(&game, spec, &state, a, &mut cancel)?),
-            _ => {
-                return Err(CliError::input(format!(
-                    "{command} is not a search of a Python game"
-                )));
-            }
-        })
-    })();
+    let (command, request) = read(command, request)?;
+    if !matches!(
+        command,
+        Command::Solve | Command::Analyze | Command::Compare | Command::Trace
+    ) {
+        return Err(PyValueError::new_err(format!(
+            "{command} is not a search of a Python game"
+        )));
+    }
+    let mut cancel = Cancel::new(Arc::clone(&game.failed), None);
+    let report = ply_service::run_on(
+        &game,
+        &pygame::SPEC,
+        &state,
+        command,
+        &request,
+        &Limits::NONE,
+        &mut cancel,
+    );
     // An exception in the game's functions comes first: it is why the
     // search stopped (or what made its answer meaningless).
     if let Some(e) = game.take_error() {
         return Err(e);
     }
-    report.map(|v| v.to_string()).map_err(value_error)
+    report.map(|r| json(&r)).map_err(py_error)
 }
 
 /// The built-in games and the algorithms: what `ply list --json` prints.
 #[pyfunction]
 fn games() -> String {
-    ply_cli::commands::list::report_value().to_string()
+    serde_json::to_string(&ply_service::report::list_report()).expect("the list serialises")
 }
 
 /// The module: `ply._ply`.

@@ -13,7 +13,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use ply_core::registry::{GameSpec, ParamValues, Registered, SetupError};
+use ply_core::registry::GameSpec;
 use ply_core::{Evaluation, Game, MaxScore, Notation, ParseError, Player, no_hooks};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -424,15 +424,11 @@ impl Notation for PyGame {
     }
 }
 
-impl Registered for PyGame {
-    const SPEC: GameSpec = GameSpec::new(
-        "python",
-        "a game written in Python: initial_state, player, actions, result, terminal, utility",
-        "states (Python objects)",
-        "actions, as str() prints them",
-    );
-
-    fn from_params(_: &ParamValues) -> Result<Self, SetupError> {
-        Err(SetupError("a Python game is made from its object".into()))
-    }
-}
+/// What a Python game declares: its name in reports, and no default
+/// depth or exact solver (the searches' defaults apply).
+pub const SPEC: GameSpec = GameSpec::new(
+    "python",
+    "a game written in Python: initial_state, player, actions, result, terminal, utility",
+    "states (Python objects)",
+    "actions, as str() prints them",
+);

@@ -3,10 +3,66 @@
 //! The layer between ply's engine and its front ends: a request in, a
 //! report out. The command line (`ply-cli`), the web server (`ply serve`)
 //! and the Python bindings (`ply-py`) each turn their input into the same
-//! request, call the same dispatch and render the same report, so they
-//! answer alike and none re-parses another's format.
+//! [`Request`], call the same dispatch ([`run`], or [`run_on`] for a game
+//! the caller built) and render the same [`Report`], so they answer alike
+//! and none re-parses another's format. It has serde, and no command-line
+//! parser, web server or Python.
 //!
-//! - [`report`]: what the searches found, as serialisable types with a
-//!   text form, one module per report.
+//! - [`algo`]: the one list of searches ([`Algo`]).
+//! - [`request`]: the [`Command`], the [`Request`] and the [`Limits`].
+//! - [`plan`]: what a request's search fields ask for ([`configure`]).
+//! - [`run`]: the one dispatch.
+//! - [`control`]: watching and stopping a search ([`Control`], [`Thinking`]).
+//! - [`error`]: errors as a type ([`ErrorKind`]), mapped by each front end.
+//! - [`report`]: what the searches found, one module per report, with
+//!   their text forms.
+//! - [`commands`]: each command's work, for front ends that run it alone.
+//!
+//! ```
+//! use ply_service::{Command, Limits, Request, run};
+//!
+//! // `ply solve tictactoe --algo alphabeta`: the textbook alpha-beta.
+//! let request = Request {
+//!     algo: Some("alphabeta".parse().unwrap()),
+//!     ..Request::game("tictactoe")
+//! };
+//! let mut quiet = ply_core::observe::NoObserver;
+//! let report = run(Command::Solve, &request, &Limits::NONE, &mut quiet).unwrap();
+//! let json = serde_json::to_value(&report).unwrap();
+//! assert_eq!((json["value"].clone(), json["stats"]["nodes"].clone()), (0.into(), 18_297.into()));
+//! ```
 
+pub mod algo;
+pub mod commands;
+pub mod control;
+pub mod error;
+pub mod plan;
 pub mod report;
+pub mod request;
+mod run;
+
+pub use algo::Algo;
+pub use control::{Cancel, Control, Deadline, Tell, Thinking};
+pub use error::{Error, ErrorKind};
+pub use plan::{Plan, configure};
+pub use report::Report;
+pub use request::{Command, Limits, Request};
+pub use run::{check, position, run, run_on};
+
+/// The stack of a search thread: searches recurse once per ply, and a long
+/// game (coins with 200,000 coins) needs far more than a thread's usual
+/// 8 MiB; the memory is only reserved, and committed as it is touched.
+pub const SEARCH_STACK: usize = 1 << 30;
+
+/// Runs `work` on a new thread named `name` with [`SEARCH_STACK`]: the
+/// one place a front end starts a search thread.
+pub fn spawn<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<std::thread::JoinHandle<T>, Error> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(SEARCH_STACK)
+        .spawn(work)
+        .map_err(|e| Error::internal(format!("cannot start a search thread: {e}")))
+}

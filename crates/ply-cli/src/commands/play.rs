@@ -10,18 +10,17 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use ply_core::Searchable;
 use ply_core::play::SearchAgent;
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
-use ply_service::report::{Score, expect_text, verdict};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::{Algorithm, SearchOptions};
 use ply_core::search::{MctsAgent, expectiminimax};
 use ply_core::{Game, Notation, Player, play_moves};
+use ply_service::report::{Score, expect_text, verdict};
 use serde::Serialize;
 
 use crate::args::{HumanArg, PlayArgs};
-use crate::commands::{Plan, configure};
-use crate::output::{line_text, params, print_json, setup};
-use crate::progress::Thinking;
+use crate::output::{line_text, print_json};
 use crate::{CliError, CliResult};
+use ply_service::{Plan, Thinking, configure};
 
 /// The default thinking time a move, in ms.
 pub const PLAY_TIME_MS: u64 = 1_000;
@@ -96,7 +95,7 @@ impl<G: Notation + Searchable> Engine<G> {
                     deadline: time.map(|t| std::time::Instant::now() + t),
                     ..Budget::default()
                 };
-                let solved = crate::commands::solve::solve_exact(
+                let solved = ply_core::search::score_search::solve_exact(
                     engine,
                     game,
                     state,
@@ -339,8 +338,9 @@ impl GameVisitor for Play<'_> {
     type Output = CliResult;
     fn visit<G: Registered>(self, game: G, info: &'static GameSpec) -> CliResult {
         let a = self.0;
-        let start = setup(&game, &a.game)?;
-        let plan = configure(&a.search, &game, &start, info, PLAY_TIME_MS)?;
+        let request = a.search.request(a.game.request()?);
+        let start = ply_service::position(&game, info.name, &request)?;
+        let plan = configure(&request, &game, &start, info, PLAY_TIME_MS)?;
         let time = std::time::Duration::from_millis(a.search.time_ms.unwrap_or(PLAY_TIME_MS));
         let mut engine = Engine::<G>::new(&game, plan, time);
         let quiet = a.search.quiet || a.game.json;
@@ -472,5 +472,6 @@ struct PlayReport {
 }
 
 pub fn run(args: &PlayArgs) -> CliResult {
-    ply_games::visit(&args.game.game, &params(&args.game)?, Play(args))?
+    let params = args.game.request()?.params()?;
+    ply_games::visit(&args.game.game, &params, Play(args))?
 }

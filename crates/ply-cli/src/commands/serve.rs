@@ -1,14 +1,15 @@
 //! `ply serve`: the searches over HTTP, answering exactly the JSON of the
 //! command line's `--json` (the same report types build both).
 //!
-//! A request is turned into the command line it stands for and read by the
-//! same argument parser and the same checks, so a bad field gets the CLI's
-//! message. Every request is bounded: the body (64 KiB), a trace's tree
-//! (10,000 nodes), a search's time (`--max-time-ms`, at most 10 s), the
-//! searches at once (`--max-searches`; a request waits a second for a turn,
-//! then gets 503). A search runs on its own thread with a stop flag that
-//! its deadline and its client's going away both set; every search looks
-//! at it (through `Observer::should_stop`) and stops.
+//! A request body is read straight into ply-service's `Request` and run
+//! by the same dispatch as the command line, within the server's
+//! `Limits`: a trace's tree (10,000 nodes), a search's time
+//! (`--max-time-ms`, at most 10 s), a table (256 MiB), a thread a search.
+//! The server adds its own: the body (64 KiB), the searches at once
+//! (`--max-searches`; a request waits a second for a turn, then gets 503).
+//! A search runs on its own thread with a stop flag that its client's
+//! going away sets, and the dispatch's deadline stops it at the time
+//! limit; every search looks at both (through `Observer::should_stop`).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -29,11 +30,10 @@ use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 
+use ply_service::{Cancel, Command, Error, ErrorKind, Limits, Report, Request, Tell, Thinking};
+
 use crate::CliError;
-use crate::api::{self, Answer, Cancel, Prepared, Valid};
-use crate::args::{Command, ServeArgs};
-use crate::commands::list;
-use crate::progress::{Tell, Thinking};
+use crate::args::ServeArgs;
 
 /// The tree lab: one page, its script and style inside, embedded in the
 /// binary so the server needs nothing from the network.
@@ -50,13 +50,10 @@ const MAX_BODY: usize = 64 * 1024;
 pub const MAX_TIME_MS: u64 = 10_000;
 /// How long a request waits for a free search slot before a 503.
 const QUEUE_WAIT: Duration = Duration::from_secs(1);
-/// The stack of a search thread: searches recurse once per ply.
-const SEARCH_STACK: usize = 256 << 20;
-
 /// What the server keeps between requests.
 struct Server {
     slots: Arc<Semaphore>,
-    max_time: Duration,
+    limits: Limits,
 }
 
 /// An error answer: a status and `{"error": "..."}`.
@@ -73,16 +70,23 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<CliError> for ApiError {
-    fn from(e: CliError) -> Self {
-        let status = if e.code == 2 {
-            StatusCode::BAD_REQUEST
-        } else {
-            StatusCode::INTERNAL_SERVER_ERROR
+impl From<Error> for ApiError {
+    /// Bad input and a cap passed are the client's (400); a search
+    /// stopped at the time limit is the server's refusal to go on (503);
+    /// disagreeing searches and a refused thread are the server's fault
+    /// (500).
+    fn from(e: Error) -> Self {
+        let status = match e.kind {
+            ErrorKind::Input | ErrorKind::Limit => StatusCode::BAD_REQUEST,
+            ErrorKind::Stopped => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::Disagreement | ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError(status, e.message)
     }
 }
+
+/// What a search hands back.
+type Answer = Result<Report, Error>;
 
 /// Sets the flag when dropped: the handler's future is dropped when its
 /// client disconnects, and the search then stops.
@@ -103,56 +107,46 @@ async fn slot(server: &Server) -> Result<OwnedSemaphorePermit, ApiError> {
         .map_err(|_| busy("the server is stopping"))
 }
 
-/// Runs `request` on its own thread (searches recurse once per ply and need
-/// a big stack), holding `permit` until it ends; `done` gets the answer.
+/// Runs `request` on a search thread within the server's limits,
+/// holding `permit` until it ends; `done` gets the answer.
 fn spawn_search(
-    request: Prepared,
-    cancel: Cancel,
-    max_time: Duration,
+    server: &Server,
+    command: Command,
+    request: Request,
+    mut cancel: Cancel,
     permit: OwnedSemaphorePermit,
     done: impl FnOnce(Answer) + Send + 'static,
 ) -> Result<(), ApiError> {
-    std::thread::Builder::new()
-        .name("ply-api".into())
-        .stack_size(SEARCH_STACK)
-        .spawn(move || {
-            let result = api::run(request, cancel, Some(max_time));
-            drop(permit);
-            done(result);
-        })
-        .map(|_| ())
-        .map_err(|e| {
-            ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("cannot start a search: {e}"),
-            )
-        })
+    let limits = server.limits;
+    ply_service::spawn("ply-api", move || {
+        let result = ply_service::run(command, &request, &limits, &mut cancel);
+        drop(permit);
+        done(result);
+    })
+    .map(drop)
+    .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message))
 }
 
-/// The answer as an HTTP response, or the error it is.
-fn answer(result: Answer) -> Result<Value, ApiError> {
-    match result {
-        Ok(value) => Ok(value),
-        Err(e) if e.code == 3 => Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message)),
-        Err(e) => Err(e.into()),
-    }
+/// The report as JSON.
+fn json(report: &Report) -> Value {
+    serde_json::to_value(report).expect("reports always serialise")
 }
 
 /// Reads a request, runs it on a search thread within the limits, answers.
-async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Response, ApiError> {
-    let request = api::prepare(command, &body, Some(server.max_time))?;
-    if command == "show" {
+async fn run_api(server: Arc<Server>, command: Command, body: Bytes) -> Result<Response, ApiError> {
+    let request = Request::from_json(&body)?;
+    if !command.searches() {
         // The rules alone: no search, no slot.
-        let cancel = Cancel::new(Arc::default(), None, None);
-        let value = answer(api::run(request, cancel, None))?;
-        return Ok(axum::Json(value).into_response());
+        let mut cancel = Cancel::new(Arc::default(), None);
+        let report = ply_service::run(command, &request, &server.limits, &mut cancel)?;
+        return Ok(axum::Json(json(&report)).into_response());
     }
     let permit = slot(&server).await?;
     let flag = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(Arc::clone(&flag));
-    let cancel = Cancel::new(flag, Some(server.max_time), None);
+    let cancel = Cancel::new(flag, None);
     let (tx, rx) = tokio::sync::oneshot::channel();
-    spawn_search(request, cancel, server.max_time, permit, move |r| {
+    spawn_search(&server, command, request, cancel, permit, move |r| {
         let _ = tx.send(r);
     })?;
     let result = rx.await.map_err(|_| {
@@ -161,7 +155,7 @@ async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Resp
             "the search failed".into(),
         )
     })?;
-    Ok(axum::Json(answer(result)?).into_response())
+    Ok(axum::Json(json(&result?)).into_response())
 }
 
 /// `POST /api/solve/stream`: the solve, its progress streamed as
@@ -169,11 +163,8 @@ async fn run_api(server: Arc<Server>, command: &str, body: Bytes) -> Result<Resp
 /// JSON), then one `result` (the `/api/solve` JSON) or `error` event. A bad
 /// request is refused before the stream starts, as `/api/solve` refuses it.
 async fn stream_api(server: Arc<Server>, body: Bytes) -> Result<Response, ApiError> {
-    let request = api::prepare("solve", &body, Some(server.max_time))?;
-    if let Command::Solve(a) = &request.command {
-        ply_games::visit(&request.name, &request.params, Valid(&a.game))
-            .map_err(CliError::from)??;
-    }
+    let request = Request::from_json(&body)?;
+    ply_service::check(Command::Solve, &request, &server.limits)?;
     let permit = slot(&server).await?;
     let flag = Arc::new(AtomicBool::new(false));
     let stop_on_drop = StopOnDrop(Arc::clone(&flag));
@@ -185,13 +176,13 @@ async fn stream_api(server: Arc<Server>, body: Bytes) -> Result<Response, ApiErr
             let _ = progress.send(event);
         }
     });
-    let cancel = Cancel::new(flag, Some(server.max_time), Some(tell));
-    spawn_search(request, cancel, server.max_time, permit, move |r| {
-        let event = match answer(r) {
-            Ok(value) => Event::default().event("result").json_data(&value),
-            Err(ApiError(_, error)) => Event::default()
+    let cancel = Cancel::new(flag, Some(tell));
+    spawn_search(&server, Command::Solve, request, cancel, permit, move |r| {
+        let event = match r {
+            Ok(report) => Event::default().event("result").json_data(&report),
+            Err(e) => Event::default()
                 .event("error")
-                .json_data(&ErrorBody { error }),
+                .json_data(&ErrorBody { error: e.message }),
         };
         if let Ok(event) = event {
             let _ = tx.send(event);
@@ -206,17 +197,23 @@ async fn stream_api(server: Arc<Server>, body: Bytes) -> Result<Response, ApiErr
     Ok(Sse::new(events).into_response())
 }
 
-fn api_route(command: &'static str) -> axum::routing::MethodRouter<Arc<Server>> {
+/// What a route answers: a service command, or the stream of a solve.
+#[derive(Clone, Copy)]
+enum Route {
+    Command(Command),
+    Stream,
+}
+
+fn api_route(route: Route) -> axum::routing::MethodRouter<Arc<Server>> {
     post(
         move |State(server): State<Arc<Server>>, body: Result<Bytes, BytesRejection>| async move {
             let Ok(body) = body else {
                 let limit = format!("the request body is larger than {} KiB", MAX_BODY / 1024);
                 return ApiError(StatusCode::PAYLOAD_TOO_LARGE, limit).into_response();
             };
-            let answer = if command == "stream" {
-                stream_api(server, body).await
-            } else {
-                run_api(server, command, body).await
+            let answer = match route {
+                Route::Stream => stream_api(server, body).await,
+                Route::Command(command) => run_api(server, command, body).await,
             };
             answer.unwrap_or_else(IntoResponse::into_response)
         },
@@ -256,14 +253,14 @@ fn app(server: Arc<Server>) -> Router {
         )
         .route(
             "/api/games",
-            get(|| async { axum::Json(list::report_value()) }),
+            get(|| async { axum::Json(ply_service::report::list_report()) }),
         )
-        .route("/api/show", api_route("show"))
-        .route("/api/solve", api_route("solve"))
-        .route("/api/solve/stream", api_route("stream"))
-        .route("/api/analyze", api_route("analyze"))
-        .route("/api/compare", api_route("compare"))
-        .route("/api/trace", api_route("trace"))
+        .route("/api/show", api_route(Route::Command(Command::Show)))
+        .route("/api/solve", api_route(Route::Command(Command::Solve)))
+        .route("/api/solve/stream", api_route(Route::Stream))
+        .route("/api/analyze", api_route(Route::Command(Command::Analyze)))
+        .route("/api/compare", api_route(Route::Command(Command::Compare)))
+        .route("/api/trace", api_route(Route::Command(Command::Trace)))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such path".into()) })
         .method_not_allowed_fallback(|| async {
             ApiError(
@@ -304,7 +301,7 @@ pub fn run(args: &ServeArgs) -> crate::CliResult {
         let _ = std::io::stdout().flush();
         let server = Arc::new(Server {
             slots: Arc::new(Semaphore::new(args.max_searches)),
-            max_time: Duration::from_millis(args.max_time_ms),
+            limits: Limits::server(Duration::from_millis(args.max_time_ms)),
         });
         axum::serve(listener, app(server))
             .await

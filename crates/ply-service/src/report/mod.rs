@@ -10,7 +10,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
@@ -21,6 +21,7 @@ mod analyze;
 mod batch;
 mod compare;
 mod explore;
+mod list;
 mod show;
 mod solve;
 mod threat;
@@ -30,10 +31,55 @@ pub use analyze::*;
 pub use batch::*;
 pub use compare::*;
 pub use explore::*;
+pub use list::*;
 pub use show::*;
 pub use solve::*;
 pub use threat::*;
 pub use trace::*;
+
+/// Any command's report: the JSON of each is exactly its own (no tag is
+/// added), and its text is its own.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    /// `solve`.
+    Solve(SolveReport),
+    /// `analyze`.
+    Analyze(AnalyzeReport),
+    /// `compare`.
+    Compare(CompareReport),
+    /// `trace`.
+    Trace(TraceReport),
+    /// `trace --dot`.
+    Dot(DotReport),
+    /// `show`.
+    Show(ShowReport),
+    /// `count`.
+    Count(CountReport),
+    /// `perft`.
+    Perft(PerftReport),
+    /// `solve --vcf`.
+    Threat(ThreatReport),
+    /// `list`.
+    List(ListReport),
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Report::Solve(r) => r.fmt(f),
+            Report::Analyze(r) => r.fmt(f),
+            Report::Compare(r) => r.fmt(f),
+            Report::Trace(r) => r.fmt(f),
+            Report::Dot(r) => r.fmt(f),
+            Report::Show(r) => r.fmt(f),
+            Report::Count(r) => r.fmt(f),
+            Report::Perft(r) => r.fmt(f),
+            Report::Threat(r) => r.fmt(f),
+            Report::List(r) => r.fmt(f),
+        }
+    }
+}
 
 /// A score in JSON: an integer, or `"+inf"` / `"-inf"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +92,52 @@ impl Serialize for Score {
         } else {
             s.serialize_i32(self.0.0)
         }
+    }
+}
+
+/// A score or a mean as JSON writes it: a number, or `"+inf"` / `"-inf"`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Written {
+    Number(f64),
+    Word(String),
+}
+
+impl Written {
+    fn read<E: serde::de::Error>(self) -> Result<f64, E> {
+        match self {
+            Written::Number(v) => Ok(v),
+            Written::Word(w) if w == "+inf" => Ok(f64::INFINITY),
+            Written::Word(w) if w == "-inf" => Ok(f64::NEG_INFINITY),
+            Written::Word(w) => Err(E::custom(format!(
+                "'{w}' is not a score: a number, \"+inf\" or \"-inf\""
+            ))),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Score {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Written::deserialize(d)?.read()?;
+        Ok(Score(if v.is_infinite() {
+            if v > 0.0 {
+                MaxScore::INF
+            } else {
+                MaxScore::NEG_INF
+            }
+        } else if v.fract() == 0.0 && v.abs() <= i32::MAX as f64 {
+            MaxScore(v as i32)
+        } else {
+            return Err(serde::de::Error::custom(format!(
+                "{v} is not a whole score"
+            )));
+        }))
+    }
+}
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Number(Written::deserialize(d)?.read()?))
     }
 }
 
@@ -302,7 +394,7 @@ impl fmt::Display for MctsStats {
 }
 
 /// A root move's MCTS statistics.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MctsMoveReport {
     /// The move.
     #[serde(rename = "move")]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ply_core::notation::Notation;
 use ply_core::observe::{StepKind, Trace, path_name, value_text};
@@ -289,5 +289,19 @@ impl fmt::Display for TraceReport {
             Some(p) => writeln!(f, "pruned ({}): {}", p.len(), p.join(" ")),
             None => writeln!(f, "pruned: not listed (the whole tree has too many leaves)"),
         }
+    }
+}
+
+/// A traced tree drawn in Graphviz's DOT language (`trace --dot`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DotReport {
+    /// The drawing: `digraph { ... }`.
+    pub dot: String,
+}
+
+impl fmt::Display for DotReport {
+    /// The DOT text itself, for `dot -Tsvg`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.dot)
     }
 }

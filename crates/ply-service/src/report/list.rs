@@ -1,62 +1,35 @@
-//! `ply list`: the games and the algorithms.
+//! `list`: every registered game's declaration and every search.
 
 use std::fmt;
 
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
-use ply_core::search::Algorithm;
-use ply_games::GAMES;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::CliResult;
-use crate::args::ListArgs;
-use crate::output::emit;
-
-/// Every algorithm the CLI offers, with a line on each.
-fn algorithms() -> Vec<AlgorithmEntry> {
-    let mut v: Vec<(&'static str, &'static str)> = Algorithm::ALL
-        .iter()
-        .map(|a| (a.name(), a.description()))
-        .collect();
-    v.push((
-        "expectiminimax",
-        "MAX takes the max, MIN the min, a chance node the probability-weighted mean; --depth, --star1 prunes chance nodes",
-    ));
-    v.push((
-        "mcts",
-        "Monte Carlo tree search (UCT): --iterations, --time-ms, --seed, --c (default sqrt 2), --threads (root parallelism)",
-    ));
-    v.push((
-        "score",
-        "the exact solver: null-window alpha-beta probes bisecting the score range (table, ordering, the game's shortcuts); --weak for win/draw/loss; --batch FILE",
-    ));
-    v.into_iter()
-        .map(|(name, description)| AlgorithmEntry { name, description })
-        .collect()
-}
+use crate::algo::Algo;
 
 /// What `ply list` reports: every registered game's declaration and the algorithms.
-#[derive(Serialize)]
-struct ListReport {
-    games: Vec<GameEntry>,
-    algorithms: Vec<AlgorithmEntry>,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ListReport {
+    pub games: Vec<GameEntry>,
+    pub algorithms: Vec<AlgorithmEntry>,
 }
 
 /// A game as listed: its declaration, with parameter defaults as text.
-#[derive(Serialize)]
-struct GameEntry {
-    name: &'static str,
-    rules: &'static str,
-    params: Vec<ParamEntry>,
-    positions: &'static str,
-    moves: &'static str,
-    default_position: &'static str,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameEntry {
+    pub name: String,
+    pub rules: String,
+    pub params: Vec<ParamEntry>,
+    pub positions: String,
+    pub moves: String,
+    pub default_position: String,
     /// Whether chance moves (dice) happen: searches need expectiminimax or MCTS.
-    chance: bool,
+    pub chance: bool,
     /// Whether both players have the same moves and who cannot move loses
     /// (the nimber search applies).
-    impartial: bool,
+    pub impartial: bool,
     /// Whether `solve` without `--algo` runs the exact score search.
-    exact_solver: bool,
+    pub exact_solver: bool,
 }
 
 /// A game's capabilities, read off its type.
@@ -69,19 +42,21 @@ impl GameVisitor for Capabilities {
     }
 }
 
-#[derive(Serialize)]
-struct ParamEntry {
-    name: &'static str,
-    default: String,
+/// A game's parameter as listed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParamEntry {
+    pub name: String,
+    pub default: String,
     /// The values allowed, in words ("1 to 64").
-    allowed: String,
-    meaning: &'static str,
+    pub allowed: String,
+    pub meaning: String,
 }
 
-#[derive(Serialize)]
-struct AlgorithmEntry {
-    name: &'static str,
-    description: &'static str,
+/// A search as listed: its name and what it does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlgorithmEntry {
+    pub name: String,
+    pub description: String,
 }
 
 impl From<&GameSpec> for GameEntry {
@@ -90,21 +65,21 @@ impl From<&GameSpec> for GameEntry {
             ply_games::visit(g.name, &ply_games::Params::default(), Capabilities)
                 .expect("every game builds with its defaults");
         GameEntry {
-            name: g.name,
-            rules: g.rules,
+            name: g.name.to_string(),
+            rules: g.rules.to_string(),
             params: g
                 .params
                 .iter()
                 .map(|p| ParamEntry {
-                    name: p.name,
+                    name: p.name.to_string(),
                     default: p.default_text(),
                     allowed: p.allowed_text(),
-                    meaning: p.meaning,
+                    meaning: p.meaning.to_string(),
                 })
                 .collect(),
-            positions: g.positions,
-            moves: g.moves,
-            default_position: g.default_position,
+            positions: g.positions.to_string(),
+            moves: g.moves.to_string(),
+            default_position: g.default_position.to_string(),
             chance,
             impartial,
             exact_solver: g.exact_solver,
@@ -131,7 +106,7 @@ impl fmt::Display for ListReport {
             let start = if g.default_position.is_empty() {
                 "(the empty board)"
             } else {
-                g.default_position
+                &g.default_position
             };
             writeln!(f, "    start:      {start}")?;
         }
@@ -151,19 +126,19 @@ impl fmt::Display for ListReport {
     }
 }
 
-fn report() -> ListReport {
+/// The games ply-games registers and the searches of [`Algo::ALL`].
+pub fn list_report() -> ListReport {
     ListReport {
-        games: GAMES.iter().map(|g| GameEntry::from(*g)).collect(),
-        algorithms: algorithms(),
+        games: ply_games::GAMES
+            .iter()
+            .map(|g| GameEntry::from(*g))
+            .collect(),
+        algorithms: Algo::ALL
+            .iter()
+            .map(|a| AlgorithmEntry {
+                name: a.name().to_string(),
+                description: a.description().to_string(),
+            })
+            .collect(),
     }
-}
-
-/// What `ply list --json` prints, as a JSON value (the API's `/api/games`).
-pub fn report_value() -> serde_json::Value {
-    serde_json::to_value(report()).expect("the list always serialises")
-}
-
-pub fn run(args: &ListArgs) -> CliResult {
-    emit(&report(), args.json);
-    Ok(())
 }

@@ -1,0 +1,179 @@
+//! `trace`: a search step by step, on any game's position or on a tree
+//! written out, as a table of steps or a Graphviz drawing.
+
+use ply_core::explore::{leaf_paths, reaches_chance, tree_size};
+use ply_core::observe::{DotStyle, Observer, Trace, tree_dot};
+use ply_core::search::alphabeta::Budget;
+use ply_core::search::{Engine, SearchError, SearchOptions, expectiminimax, minimax};
+use ply_core::{Notation, Searchable};
+
+use crate::algo::Algo;
+use crate::error::Error;
+use crate::report::{DotReport, Number, Score, TraceReport, TraceValue};
+use crate::request::Request;
+
+/// A trace stops at this many nodes: about 100,000 steps (each node makes
+/// at most four: enter, return, its parent's update, a cutoff).
+pub const NODE_CAP: u64 = 25_000;
+
+/// A trace follows lines at most this many plies deep. Every row names its
+/// node by its whole path, so a trace costs its rows times their depth: a
+/// pile of 20,000 coins taken one at a time made 2.8 GB of trace within
+/// the node cap.
+pub const MAX_PLY: usize = 100;
+
+/// The pruned leaves are listed when the whole tree has at most this many.
+const LEAF_CAP: usize = 200_000;
+
+/// The error for a trace past the cap.
+fn too_big() -> Error {
+    Error::input(format!(
+        "this trace would pass {NODE_CAP} nodes (about 100,000 steps): give a --depth, or a smaller position"
+    ))
+}
+
+/// The error for a trace deeper than [`MAX_PLY`].
+fn too_deep() -> Error {
+    Error::input(format!(
+        "this trace goes deeper than {MAX_PLY} plies (each row names its node by its whole path): give a --depth of at most {MAX_PLY}, or a smaller position"
+    ))
+}
+
+/// The search a trace shows: the one asked for, else expectiminimax where
+/// chance is reachable and alpha-beta elsewhere.
+fn traced_algo<G: Searchable>(
+    game: &G,
+    state: &G::State,
+    request: &Request,
+) -> Result<Algo, Error> {
+    let chance = reaches_chance(game, state, 100_000);
+    let algo = request.algo.unwrap_or(if chance {
+        Algo::Expectiminimax
+    } else {
+        Algo::Alphabeta
+    });
+    if !algo.needs().traceable {
+        return Err(Error::input(
+            "trace shows minimax, alphabeta or expectiminimax",
+        ));
+    }
+    if chance && !algo.needs().chance {
+        return Err(Error::input(
+            "this tree has chance nodes: trace it with --algo expectiminimax",
+        ));
+    }
+    if request.star1 && algo != Algo::Expectiminimax {
+        return Err(Error::input("--star1 applies to expectiminimax"));
+    }
+    Ok(algo)
+}
+
+/// Runs the traced search into `trace`; its name and the root's value.
+/// `stop` may stop the search too (a server's clock).
+fn run_traced<G: Searchable, O: Observer>(
+    game: &G,
+    state: &G::State,
+    request: &Request,
+    trace: &mut Trace,
+    stop: &mut O,
+) -> Result<(String, TraceValue), Error> {
+    let algo = traced_algo(game, state, request)?;
+    let out = search_traced(game, state, algo, request, &mut (&mut *trace, stop));
+    if trace.too_deep() {
+        return Err(too_deep());
+    }
+    out
+}
+
+/// [`run_traced`]'s search, told every step by `trace`.
+fn search_traced<G: Searchable, O: Observer>(
+    game: &G,
+    state: &G::State,
+    algo: Algo,
+    request: &Request,
+    trace: &mut O,
+) -> Result<(String, TraceValue), Error> {
+    let depth = request.depth;
+    let options = SearchOptions {
+        depth,
+        ..SearchOptions::exact()
+    };
+    match algo {
+        Algo::Minimax => {
+            tree_size(game, state, depth, NODE_CAP).ok_or_else(too_big)?;
+            let out = minimax(game, state, &options, trace)?;
+            Ok(("minimax".into(), TraceValue::Score(Score(out.value))))
+        }
+        Algo::Expectiminimax => {
+            tree_size(game, state, depth, NODE_CAP).ok_or_else(too_big)?;
+            let out = expectiminimax(game, state, &options, request.star1, trace)?;
+            let name = if request.star1 {
+                "expectiminimax+star1"
+            } else {
+                "expectiminimax"
+            };
+            Ok((name.into(), TraceValue::Mean(Number(out.value))))
+        }
+        _ => {
+            // The textbook alpha-beta, stopped at the cap.
+            let budget = Budget {
+                nodes: Some(NODE_CAP),
+                ..Budget::default()
+            };
+            let mut engine = Engine::new(game, &options);
+            let out = engine.search(game, state, depth, false, &budget, trace);
+            let out = out.map_err(|e| match e {
+                SearchError::Stopped => too_big(),
+                e => e.into(),
+            })?;
+            Ok(("alphabeta".into(), TraceValue::Score(Score(out.value))))
+        }
+    }
+}
+
+/// The trace of the request's search on `state`, as a report. Bounded by
+/// nodes ([`NODE_CAP`]) and by `stop`, which a server's clock answers: a
+/// trace near the cap takes seconds in a slow build.
+pub fn trace_report<G: Notation + Searchable, O: Observer>(
+    name: &str,
+    game: &G,
+    state: &G::State,
+    request: &Request,
+    stop: &mut O,
+) -> Result<TraceReport, Error> {
+    let mut trace = Trace::with_max_ply(MAX_PLY);
+    let (algo, value) = run_traced(game, state, request, &mut trace, stop)?;
+    let leaves = leaf_paths(game, state, request.depth, LEAF_CAP);
+    Ok(TraceReport::new(
+        name,
+        game,
+        state,
+        &algo,
+        request.depth,
+        value,
+        &trace,
+        leaves.as_deref(),
+    ))
+}
+
+/// The traced tree as Graphviz DOT, pruned branches dashed and grey.
+/// Explicit trees (`explicit`) are drawn whole, with values; a game's
+/// nodes show their boards, and pruned subtrees are not expanded.
+pub fn trace_dot<G: Notation + Searchable, O: Observer>(
+    game: &G,
+    state: &G::State,
+    request: &Request,
+    explicit: bool,
+    stop: &mut O,
+) -> Result<DotReport, Error> {
+    let mut trace = Trace::with_max_ply(MAX_PLY);
+    run_traced(game, state, request, &mut trace, stop)?;
+    let draw = |s: &G::State| game.draw(s);
+    let style = DotStyle {
+        board: (!explicit).then_some(&draw as &dyn Fn(&G::State) -> String),
+        expand_pruned: explicit,
+    };
+    Ok(DotReport {
+        dot: tree_dot(game, state, &trace, &style),
+    })
+}

@@ -1,0 +1,290 @@
+//! What a request's search fields ask for: a [`Plan`] (which search, with
+//! which options), checked against the game and the position.
+
+use std::time::Duration;
+
+use ply_core::explore::reaches_chance;
+use ply_core::registry::GameSpec;
+use ply_core::search::{Algorithm, DEFAULT_TT_MB, MctsOptions, SearchOptions, TieBreak, describe};
+
+use crate::algo::Algo;
+use crate::error::Error;
+use crate::request::Request;
+
+/// MCTS's iterations when a request names none.
+pub const MCTS_ITERATIONS: u64 = 10_000;
+
+/// What the search flags ask for.
+#[derive(Clone, Copy, Debug)]
+pub enum Plan {
+    /// Minimax, alpha-beta or iterative deepening (deterministic games).
+    Search(Algorithm, SearchOptions),
+    /// Expectiminimax (games with chance).
+    Expecti {
+        /// The depth limit (and nothing else) is used.
+        options: SearchOptions,
+        /// Star1 pruning at chance nodes.
+        star1: bool,
+    },
+    /// Monte Carlo tree search.
+    Mcts(MctsOptions),
+    /// The nimber search (impartial games).
+    Nimber,
+    /// The exact score search by null windows.
+    Score {
+        /// Table, ordering and shortcuts (no depth limit).
+        options: SearchOptions,
+        /// Only the sign of the value.
+        weak: bool,
+    },
+}
+
+impl Plan {
+    /// A short name for tables and JSON.
+    pub fn name(&self) -> String {
+        match self {
+            Plan::Search(a, o) => describe(*a, o),
+            Plan::Nimber => "nimber search".to_string(),
+            Plan::Expecti { options, star1 } => format!(
+                "expectiminimax{}{}",
+                if *star1 { "+star1" } else { "" },
+                options
+                    .depth
+                    .map_or(String::new(), |d| format!(" to depth {d}"))
+            ),
+            Plan::Score { options, weak } => format!(
+                "score search{} ({})",
+                if *weak { ", weak" } else { "" },
+                describe(Algorithm::AlphaBeta, options)
+            ),
+            Plan::Mcts(o) => format!(
+                "mcts ({} iterations, c={:.3}, seed {}, {} thread{})",
+                o.iterations.unwrap_or(0),
+                o.c,
+                o.seed,
+                o.threads,
+                if o.threads == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+/// `--tt-mb`: a table the machine can give (see
+/// [`ply_core::search::tt::TransTable::check_size`]).
+pub fn check_table(mib: usize) -> Result<(), Error> {
+    ply_core::search::tt::TransTable::check_size(mib)
+        .map_err(|e| Error::input(format!("--tt-mb {mib}: {e}")))
+}
+
+/// The plan the search flags ask for on `state`. Without `--algo`: the
+/// engine (iterative deepening with every feature) for deterministic games,
+/// expectiminimax for games with chance, for `default_time_ms` unless
+/// `--time-ms` or `--depth` says otherwise.
+pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
+    request: &Request,
+    game: &G,
+    state: &G::State,
+    info: &GameSpec,
+    default_time_ms: u64,
+) -> Result<Plan, Error> {
+    let threads = request.threads.unwrap_or(1);
+    if threads == 0 {
+        return Err(Error::input("--threads must be at least 1"));
+    }
+    if let Some(mib) = request.tt_mb {
+        check_table(mib)?;
+    }
+    let chance = reaches_chance(game, state, 100_000);
+    let algo = match request.algo {
+        Some(a) => a,
+        None if chance => Algo::Expectiminimax,
+        None if info.exact_solver || request.weak => Algo::Score,
+        None => {
+            return engine_plan(request, None, default_time_ms);
+        }
+    };
+    if chance
+        && matches!(
+            algo,
+            Algo::Minimax | Algo::Alphabeta | Algo::Id | Algo::Score
+        )
+    {
+        return Err(Error::input(format!(
+            "{} has chance nodes here: use --algo expectiminimax (or mcts)",
+            info.name
+        )));
+    }
+    if request.weak && algo != Algo::Score {
+        return Err(Error::input(
+            "--weak applies to the score search (--algo score)",
+        ));
+    }
+    match algo {
+        Algo::Nimber => {
+            if !G::IMPARTIAL {
+                return Err(Error::input(format!(
+                    "{} is not impartial: the nimber search is for games where both players have the same moves and the player who cannot move loses (coins, grundy, primes, hackenbush, divisor)",
+                    info.name
+                )));
+            }
+            if request.depth.is_some() || request.time_ms.is_some() {
+                return Err(Error::input(
+                    "the nimber search solves exactly: --depth and --time-ms do not apply",
+                ));
+            }
+            Ok(Plan::Nimber)
+        }
+        Algo::Score => {
+            if request.depth.is_some() {
+                return Err(Error::input(
+                    "the score search solves exactly: --depth does not apply",
+                ));
+            }
+            Ok(Plan::Score {
+                options: SearchOptions {
+                    tt_mb: request.tt_mb.unwrap_or(DEFAULT_TT_MB),
+                    ordering: true,
+                    no_killers: true,
+                    shortcuts: true,
+                    threads,
+                    ..SearchOptions::default()
+                },
+                weak: request.weak,
+            })
+        }
+        Algo::Expectiminimax => {
+            if request.tt_mb.is_some_and(|m| m > 0)
+                || request.order
+                || request.pvs
+                || request.time_ms.is_some()
+            {
+                return Err(Error::input(
+                    "expectiminimax takes --depth and --star1; --tt-mb, --order, --pvs and --time-ms apply to alphabeta and id",
+                ));
+            }
+            Ok(Plan::Expecti {
+                options: SearchOptions {
+                    depth: request.depth.or(info.default_depth),
+                    ..SearchOptions::default()
+                },
+                star1: request.star1,
+            })
+        }
+        Algo::Mcts => {
+            let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
+            let iterations = request.iterations.unwrap_or(MCTS_ITERATIONS);
+            if !(c.is_finite() && c >= 0.0) {
+                return Err(Error::input("--c must be a number of at least 0"));
+            }
+            if iterations == 0 && request.time_ms.is_none() {
+                return Err(Error::input("--iterations must be at least 1"));
+            }
+            Ok(Plan::Mcts(MctsOptions {
+                iterations: Some(iterations),
+                time_limit: request.time_ms.map(Duration::from_millis),
+                c,
+                seed: request.seed.unwrap_or(1),
+                threads,
+                ..MctsOptions::default()
+            }))
+        }
+        a => engine_plan(request, Some(a), default_time_ms),
+    }
+}
+
+fn engine_plan(request: &Request, algo: Option<Algo>, default_time_ms: u64) -> Result<Plan, Error> {
+    let threads = request.threads.unwrap_or(1);
+    let tie_break = request.seed.map_or(TieBreak::First, TieBreak::Random);
+    let time = |default: Option<u64>| request.time_ms.or(default).map(Duration::from_millis);
+    let features = |o: SearchOptions| SearchOptions {
+        ordering: o.ordering || request.order,
+        pvs: o.pvs || request.pvs,
+        fast_win: o.fast_win || request.fast_win,
+        depth: request.depth,
+        tie_break,
+        threads,
+        ..o
+    };
+    if request.star1 {
+        return Err(Error::input("--star1 applies to expectiminimax"));
+    }
+    if matches!(algo, Some(Algo::Minimax | Algo::Alphabeta)) && threads > 1 {
+        return Err(Error::input(
+            "--threads applies to id, mcts, the score search and the engine (no --algo)",
+        ));
+    }
+    let (algorithm, options) = match algo {
+        None => {
+            let default_time = request.depth.is_none().then_some(default_time_ms);
+            let o = features(SearchOptions::engine());
+            (
+                Algorithm::Id,
+                SearchOptions {
+                    tt_mb: request.tt_mb.unwrap_or(DEFAULT_TT_MB),
+                    time_limit: time(default_time),
+                    ..o
+                },
+            )
+        }
+        Some(Algo::Minimax) => {
+            if request.tt_mb.is_some_and(|m| m > 0) || request.order || request.pvs {
+                return Err(Error::input(
+                    "minimax is the unpruned reference: --tt-mb, --order and --pvs apply to alphabeta and id",
+                ));
+            }
+            if request.time_ms.is_some() {
+                return Err(Error::input(
+                    "--time-ms applies to id, mcts and the engine (no --algo)",
+                ));
+            }
+            (Algorithm::Minimax, features(SearchOptions::default()))
+        }
+        Some(Algo::Alphabeta) => {
+            if request.time_ms.is_some() {
+                return Err(Error::input(
+                    "--time-ms applies to id, mcts and the engine (no --algo)",
+                ));
+            }
+            let o = features(SearchOptions::default());
+            (
+                Algorithm::AlphaBeta,
+                SearchOptions {
+                    tt_mb: request.tt_mb.unwrap_or(0),
+                    ..o
+                },
+            )
+        }
+        Some(_) => {
+            let default_time = request.depth.is_none().then_some(default_time_ms);
+            let o = features(SearchOptions::default());
+            (
+                Algorithm::Id,
+                SearchOptions {
+                    tt_mb: request.tt_mb.unwrap_or(DEFAULT_TT_MB),
+                    time_limit: time(default_time),
+                    ..o
+                },
+            )
+        }
+    };
+    Ok(Plan::Search(algorithm, options))
+}
+
+impl Plan {
+    /// This plan with its clock (the engine's, iterative deepening's,
+    /// MCTS's) within `max`: it then finishes with its best so far, not
+    /// an error. Searches without a clock are stopped at `max` instead.
+    pub fn within(self, max: Duration) -> Plan {
+        match self {
+            Plan::Search(a, mut o) => {
+                o.time_limit = o.time_limit.map(|t| t.min(max));
+                Plan::Search(a, o)
+            }
+            Plan::Mcts(mut o) => {
+                o.time_limit = o.time_limit.map(|t| t.min(max));
+                Plan::Mcts(o)
+            }
+            plan => plan,
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! The one dispatch: a command and a request in, a report out, for a
+//! registered game found by name ([`run`]) or for a game the caller built
+//! ([`run_on`]: a game written in Python). Limits apply here, the same
+//! way for every front end.
+
+use ply_core::explore::tree_size;
+use ply_core::registry::{GameSpec, GameVisitor, Registered};
+use ply_core::{Notation, Searchable, play_moves};
+
+use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
+use crate::commands::explore::{MAX_POSITIONS, count_report, perft_report};
+use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
+use crate::commands::trace::{trace_dot, trace_report};
+use crate::control::{Control, Deadline};
+use crate::error::Error;
+use crate::plan::configure;
+use crate::report::{Report, ShowReport};
+use crate::request::{Command, Limits, Request};
+
+/// The fields each command reads beyond the game, position, moves and
+/// parameters; any other field set is refused, so a misplaced option is
+/// never silently ignored.
+fn fields(command: Command) -> &'static [&'static str] {
+    const SEARCH: &[&str] = &[
+        "algo",
+        "depth",
+        "time_ms",
+        "tt_mb",
+        "order",
+        "pvs",
+        "fast_win",
+        "seed",
+        "iterations",
+        "c",
+        "threads",
+        "star1",
+        "weak",
+    ];
+    match command {
+        Command::Solve => &[
+            "algo",
+            "depth",
+            "time_ms",
+            "tt_mb",
+            "order",
+            "pvs",
+            "fast_win",
+            "seed",
+            "iterations",
+            "c",
+            "threads",
+            "star1",
+            "weak",
+            "vcf",
+        ],
+        Command::Analyze => SEARCH,
+        Command::Compare => &["depth", "tt_mb"],
+        Command::Trace => &["tree", "algo", "depth", "star1", "dot"],
+        Command::Show => &[],
+        Command::Count => &["max_positions"],
+        Command::Perft => &["depth", "divide"],
+    }
+}
+
+/// Refuses the fields `command` does not read.
+fn check_fields(command: Command, request: &Request) -> Result<(), Error> {
+    let set = serde_json::to_value(request).expect("a request always serialises");
+    let allowed = fields(command);
+    for key in set.as_object().into_iter().flat_map(|m| m.keys()) {
+        let common = matches!(key.as_str(), "game" | "position" | "moves" | "params");
+        if !common && !allowed.contains(&key.as_str()) {
+            return Err(Error::input(format!(
+                "'{key}' does not apply to {command} (it takes {})",
+                if allowed.is_empty() {
+                    "the game, position, moves and params only".to_string()
+                } else {
+                    allowed.join(", ")
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The game a request names, and whether its position is a tree written
+/// out alone (a trace's `tree`: a position of the `tree` game).
+fn target(command: Command, request: &Request) -> Result<(String, Option<String>, bool), Error> {
+    match (&request.tree, &request.game) {
+        (Some(tree), None) if command == Command::Trace => {
+            Ok(("tree".into(), Some(tree.clone()), true))
+        }
+        (Some(_), _) => Err(Error::input(
+            "give a tree (for a trace) or a game, not both",
+        )),
+        (None, Some(game)) => Ok((game.clone(), request.position.clone(), false)),
+        (None, None) => Err(Error::input("missing field 'game'")),
+    }
+}
+
+/// The position a request names: its position (default: the game's
+/// start), then its moves.
+fn setup<G: Notation>(
+    game: &G,
+    name: &str,
+    position: Option<&str>,
+    explicit_tree: bool,
+    request: &Request,
+) -> Result<G::State, Error> {
+    let start = match position {
+        Some(text) => game.parse_position(text).map_err(|e| {
+            let what = if explicit_tree {
+                "tree".to_string()
+            } else {
+                format!("{name} position")
+            };
+            Error::input(format!("invalid {what} '{text}': {e}"))
+        })?,
+        None => game.initial_state(),
+    };
+    play_moves(game, &start, &request.move_list()).map_err(|e| Error::input(format!("moves: {e}")))
+}
+
+/// The position `request` names in `game` (registered as `name`): its
+/// position (default: the game's start), then its moves.
+pub fn position<G: Notation>(game: &G, name: &str, request: &Request) -> Result<G::State, Error> {
+    setup(game, name, request.position.as_deref(), false, request)
+}
+
+/// Runs `command` on the game `request` names, within `limits`; `control`
+/// hears the search and may stop it. A tree written out for a trace is a
+/// position of the `tree` game.
+pub fn run<C: Control>(
+    command: Command,
+    request: &Request,
+    limits: &Limits,
+    control: &mut C,
+) -> Result<Report, Error> {
+    check_fields(command, request)?;
+    let request = limits.apply(request);
+    let (name, position, explicit_tree) = target(command, &request)?;
+    let params = request.params()?;
+    let visitor = Dispatch {
+        command,
+        request: &request,
+        position: position.as_deref(),
+        explicit_tree,
+        limits,
+        control,
+    };
+    ply_games::visit(&name, &params, visitor)?
+}
+
+/// Checks what [`run`] checks before it searches (the fields, the game,
+/// its parameters, the position and moves), without searching: a server
+/// refuses a bad request before it starts a stream.
+pub fn check(command: Command, request: &Request, limits: &Limits) -> Result<(), Error> {
+    check_fields(command, request)?;
+    let request = limits.apply(request);
+    let (name, position, explicit_tree) = target(command, &request)?;
+    let params = request.params()?;
+    let visitor = Check {
+        request: &request,
+        position: position.as_deref(),
+        explicit_tree,
+    };
+    ply_games::visit(&name, &params, visitor)?
+}
+
+struct Check<'a> {
+    request: &'a Request,
+    position: Option<&'a str>,
+    explicit_tree: bool,
+}
+
+impl GameVisitor for Check<'_> {
+    type Output = Result<(), Error>;
+    fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> Result<(), Error> {
+        setup(
+            &game,
+            spec.name,
+            self.position,
+            self.explicit_tree,
+            self.request,
+        )
+        .map(drop)
+    }
+}
+
+struct Dispatch<'a, C> {
+    command: Command,
+    request: &'a Request,
+    position: Option<&'a str>,
+    explicit_tree: bool,
+    limits: &'a Limits,
+    control: &'a mut C,
+}
+
+impl<C: Control> GameVisitor for Dispatch<'_, C> {
+    type Output = Result<Report, Error>;
+    fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> Result<Report, Error> {
+        let request = self.request;
+        let state = setup(&game, spec.name, self.position, self.explicit_tree, request)?;
+        if let Some(max) = self.limits.max_tree_nodes
+            && spec.name == "tree"
+            && tree_size(&game, &state, None, max).is_none()
+        {
+            return Err(Error::input(format!("the tree has more than {max} nodes")));
+        }
+        let explicit = spec.name == "tree";
+        dispatch(
+            &game,
+            spec,
+            &state,
+            self.command,
+            request,
+            self.limits,
+            explicit,
+            self.control,
+        )
+    }
+}
+
+/// Runs `command` on `state` of `game`, a game the caller built (a game
+/// written in Python), declared by `spec`; the request's position, moves
+/// and parameters are the caller's to apply first.
+pub fn run_on<G: Notation + Searchable, C: Control>(
+    game: &G,
+    spec: &GameSpec,
+    state: &G::State,
+    command: Command,
+    request: &Request,
+    limits: &Limits,
+    control: &mut C,
+) -> Result<Report, Error> {
+    check_fields(command, request)?;
+    let request = limits.apply(request);
+    dispatch(game, spec, state, command, &request, limits, false, control)
+}
+
+/// [`run`] and [`run_on`]'s one path: the command on the position, the
+/// time limit watched; a search it stopped is an error that names it.
+#[allow(clippy::too_many_arguments)]
+fn dispatch<G: Notation + Searchable, C: Control>(
+    game: &G,
+    spec: &GameSpec,
+    state: &G::State,
+    command: Command,
+    request: &Request,
+    limits: &Limits,
+    explicit_tree: bool,
+    control: &mut C,
+) -> Result<Report, Error> {
+    let mut control = (Deadline::new(limits.max_time), control);
+    let name = spec.name;
+    let report = (|| {
+        Ok(match command {
+            Command::Solve if request.vcf => Report::Threat(threat_report(name, game, state)?),
+            Command::Solve | Command::Analyze => {
+                let mut plan = configure(request, game, state, spec, SOLVE_TIME_MS)?;
+                if let Some(max) = limits.max_time {
+                    plan = plan.within(max);
+                }
+                if command == Command::Solve {
+                    Report::Solve(solve_report(name, game, state, &plan, &mut control)?)
+                } else {
+                    Report::Analyze(analyze_report(name, game, state, &plan, &mut control)?)
+                }
+            }
+            Command::Compare => {
+                let tt_mb = request.tt_mb.unwrap_or(COMPARE_TT_MB);
+                let r = compare_report(name, game, state, request.depth, tt_mb, &mut control)?;
+                Report::Compare(agreed(r)?)
+            }
+            Command::Trace if request.dot => Report::Dot(trace_dot(
+                game,
+                state,
+                request,
+                explicit_tree,
+                &mut control,
+            )?),
+            Command::Trace => {
+                Report::Trace(trace_report(name, game, state, request, &mut control)?)
+            }
+            Command::Show => Report::Show(ShowReport::new(name, game, state)),
+            Command::Count => Report::Count(count_report(
+                game,
+                state,
+                request.max_positions.unwrap_or(MAX_POSITIONS),
+            )?),
+            Command::Perft => {
+                let depth = request
+                    .depth
+                    .ok_or_else(|| Error::input("perft needs a depth"))?;
+                Report::Perft(perft_report(game, state, depth, request.divide))
+            }
+        })
+    })();
+    report.map_err(|e| match limits.max_time {
+        Some(max) if control.0.passed() => Error::stopped(format!(
+            "the search was stopped at the server's time limit ({} ms): give a --depth, or a smaller position",
+            max.as_millis()
+        )),
+        _ => e,
+    })
+}
