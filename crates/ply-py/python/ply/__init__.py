@@ -162,7 +162,7 @@ def compare(game: Any, position: Optional[str] = None, **options: Any) -> Report
 
 
 def trace_game(game: Any, *, state: Any = None, moves: Optional[Sequence[Any]] = None,
-               algo: str = "alphabeta", depth: Optional[int] = None) -> Report:
+               algo: Optional[str] = None, depth: Optional[int] = None) -> Report:
     """The step-by-step trace of a search on a game written in Python: the rows ``ply trace`` prints.
 
     Each step has ``node`` (the path of actions), ``player``, ``alpha``,
@@ -205,8 +205,12 @@ def show(game: str, position: Optional[str] = None, **options: Any) -> Report:
     return _builtin("show", game, dict(position=position, **options))
 
 
-def trace(tree: str, algo: str = "alphabeta", **options: Any) -> Report:
+def trace(tree: str, algo: Optional[str] = None, **options: Any) -> Report:
     """The step-by-step trace of a search on a tree written out: ``ply trace TREE --json``.
+
+    ``algo``: "minimax", "alphabeta" or "expectiminimax"; by default
+    alpha-beta, or expectiminimax for a tree with chance nodes
+    (``[p1 child1 p2 child2 ...]``), as the command line chooses.
 
     >>> ply.trace("((3 5 7) (2 9 1))")["pruned"]
     ['2.2', '2.3']
