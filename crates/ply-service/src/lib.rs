@@ -42,7 +42,7 @@ pub mod request;
 mod run;
 
 pub use algo::Algo;
-pub use control::{Cancel, Control, Deadline, Tell, Thinking};
+pub use control::{Cancel, Control, Tell, Thinking};
 pub use error::{Error, ErrorKind};
 pub use plan::{Plan, configure};
 pub use report::Report;

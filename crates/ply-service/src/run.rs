@@ -11,7 +11,9 @@ use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
 use crate::commands::explore::{MAX_POSITIONS, count_report, perft_report};
 use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
 use crate::commands::trace::{trace_dot, trace_report};
-use crate::control::{Control, Deadline};
+use std::time::Instant;
+
+use crate::control::Control;
 use crate::error::Error;
 use crate::plan::configure;
 use crate::report::{Report, ShowReport};
@@ -250,7 +252,18 @@ fn dispatch<G: Notation + Searchable, C: Control>(
     explicit_tree: bool,
     control: &mut C,
 ) -> Result<Report, Error> {
-    let mut control = (Deadline::new(limits.max_time), control);
+    let deadline = match limits.max_time {
+        Some(max) => {
+            let at = Instant::now() + max;
+            if !control.stop_at(at) {
+                return Err(Error::internal(
+                    "a time limit needs a control that can stop a search (such as Cancel)",
+                ));
+            }
+            Some(at)
+        }
+        None => None,
+    };
     let name = spec.name;
     let report = (|| {
         Ok(match command {
@@ -261,14 +274,14 @@ fn dispatch<G: Notation + Searchable, C: Control>(
                     plan = plan.within(max);
                 }
                 if command == Command::Solve {
-                    Report::Solve(solve_report(name, game, state, &plan, &mut control)?)
+                    Report::Solve(solve_report(name, game, state, &plan, &mut *control)?)
                 } else {
-                    Report::Analyze(analyze_report(name, game, state, &plan, &mut control)?)
+                    Report::Analyze(analyze_report(name, game, state, &plan, &mut *control)?)
                 }
             }
             Command::Compare => {
                 let tt_mb = request.tt_mb.unwrap_or(COMPARE_TT_MB);
-                let r = compare_report(name, game, state, request.depth, tt_mb, &mut control)?;
+                let r = compare_report(name, game, state, request.depth, tt_mb, &mut *control)?;
                 Report::Compare(agreed(r)?)
             }
             Command::Trace if request.dot => Report::Dot(trace_dot(
@@ -276,10 +289,10 @@ fn dispatch<G: Notation + Searchable, C: Control>(
                 state,
                 request,
                 explicit_tree,
-                &mut control,
+                &mut *control,
             )?),
             Command::Trace => {
-                Report::Trace(trace_report(name, game, state, request, &mut control)?)
+                Report::Trace(trace_report(name, game, state, request, &mut *control)?)
             }
             Command::Show => Report::Show(ShowReport::new(name, game, state)),
             Command::Count => Report::Count(count_report(
@@ -296,7 +309,7 @@ fn dispatch<G: Notation + Searchable, C: Control>(
         })
     })();
     report.map_err(|e| match limits.max_time {
-        Some(max) if control.0.passed() => Error::stopped(format!(
+        Some(max) if deadline.is_some_and(|at| Instant::now() >= at) => Error::stopped(format!(
             "the search was stopped at the server's time limit ({} ms): give a --depth, or a smaller position",
             max.as_millis()
         )),
