@@ -25,7 +25,7 @@ const CHECK_EVERY: u64 = 1 << 18;
 const INTERVAL: Duration = Duration::from_secs(1);
 
 impl Progress {
-    /// A progress reporter for the search `label` names; `enabled` false
+    /// A progress reporter; `enabled` false
     /// silences it (e.g. for tests that compare stderr).
     pub fn new(enabled: bool) -> Self {
         let now = Instant::now();

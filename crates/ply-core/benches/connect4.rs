@@ -31,7 +31,7 @@ fn solver(c: &mut Criterion) {
     let opts = SearchOptions {
         tt_mb: 2,
         ordering: true,
-        no_killers: true,
+        killers: false,
         shortcuts: true,
         ..SearchOptions::default()
     };

@@ -97,35 +97,6 @@ pub trait Evaluation: Game {
     /// a stable sort by the game's own priority keeps history's order among
     /// moves the game ranks equal.
     fn order_moves(&self, _state: &Self::State, _moves: &mut [Self::Move]) {}
-
-    /// The number of history-heuristic slots [`Evaluation::history_slot`]
-    /// maps moves into; 0 (the default) turns the history heuristic off.
-    fn history_slots(&self) -> usize {
-        0
-    }
-
-    /// The history-heuristic slot of `mv` in `state`, below
-    /// [`Evaluation::history_slots`]: moves that share a slot (the same
-    /// square, the same from-to pair) share their record of causing cutoffs.
-    fn history_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
-        None
-    }
-
-    /// The number of continuation-history slots
-    /// [`Evaluation::continuation_slot`] maps moves into; 0 (the default)
-    /// leaves [`Tuning::continuation_history`] without effect.
-    fn continuation_slots(&self) -> usize {
-        0
-    }
-
-    /// The continuation-history slot of `mv` in `state`, below
-    /// [`Evaluation::continuation_slots`]: what the move does, as a reply
-    /// could be conditioned on it (in chess, the piece and the square it
-    /// goes to; the from-to pair of [`Evaluation::history_slot`] says less
-    /// about what a reply must answer).
-    fn continuation_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
-        None
-    }
 }
 
 /// Solver shortcuts: proven facts that end or narrow a node without
@@ -381,6 +352,32 @@ pub trait EngineHooks: Game {
     /// The defaults of the engine's tuning numbers for this game.
     const TUNING: Tuning = Tuning::NONE;
 
+    /// The number of history-heuristic slots [`EngineHooks::history_slot`]
+    /// maps moves into; 0 (the default) turns the history heuristic off.
+    fn history_slots(&self) -> usize {
+        0
+    }
+    /// The history-heuristic slot of `mv` in `state`, below
+    /// [`EngineHooks::history_slots`]: moves that share a slot (the same
+    /// square, the same from-to pair) share their record of causing cutoffs.
+    fn history_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
+        None
+    }
+    /// The number of continuation-history slots
+    /// [`EngineHooks::continuation_slot`] maps moves into; 0 (the default)
+    /// leaves [`Tuning::continuation_history`] without effect.
+    fn continuation_slots(&self) -> usize {
+        0
+    }
+    /// The continuation-history slot of `mv` in `state`, below
+    /// [`EngineHooks::continuation_slots`]: what the move does, as a reply
+    /// could be conditioned on it (in chess, the piece and the square it
+    /// goes to; the from-to pair of [`EngineHooks::history_slot`] says less
+    /// about what a reply must answer).
+    fn continuation_slot(&self, _state: &Self::State, _mv: Self::Move) -> Option<usize> {
+        None
+    }
+
     /// Quiescence: appends the *noisy* moves of `state` (in chess: captures
     /// and promotions), those that can change the evaluation by a lot, and
     /// returns `true`. A depth-limited engine with `quiescence` on keeps
@@ -549,11 +546,19 @@ pub trait Impartial: Game {
     }
 }
 
+/// What the alpha-beta engine (alpha-beta, iterative deepening, the score
+/// search) may ask of a game: its evaluation and ordering, the solver's
+/// shortcuts, the engine's hooks, and whether chance is reachable (which
+/// it refuses). One name for the bound every engine function shares.
+pub trait EngineGame: Evaluation + Shortcuts + EngineHooks + Chance {}
+
+impl<G: Evaluation + Shortcuts + EngineHooks + Chance> EngineGame for G {}
+
 /// Every capability: what the CLI, the play loop and the conformance kit
 /// ask of a registered game, since they offer every search.
-pub trait Searchable: Evaluation + Shortcuts + EngineHooks + Chance + Playouts + Impartial {}
+pub trait Searchable: EngineGame + Playouts + Impartial {}
 
-impl<G: Evaluation + Shortcuts + EngineHooks + Chance + Playouts + Impartial> Searchable for G {}
+impl<G: EngineGame + Playouts + Impartial> Searchable for G {}
 
 /// Declares capabilities a game leaves at their defaults, one line for all:
 /// `no_hooks!(Nim);` for a game with none of its own, or

@@ -30,8 +30,8 @@ pub mod score;
 pub mod search;
 
 pub use game::{
-    Chance, EngineHooks, Evaluation, Game, Impartial, NullMoveRule, Playouts, Searchable,
-    Shortcuts, ThreatSearch, Tuning, sort_by_priority,
+    Chance, EngineGame, EngineHooks, Evaluation, Game, Impartial, NullMoveRule, Playouts,
+    Searchable, Shortcuts, ThreatSearch, Tuning, sort_by_priority,
 };
 pub use notation::{MoveError, Notation, ParseError, play_moves};
 pub use score::{MaxScore, MoverScore, Player, Window};
@@ -39,7 +39,8 @@ pub use score::{MaxScore, MoverScore, Player, Window};
 /// The names most programs need: `use ply_core::prelude::*;`.
 pub mod prelude {
     pub use crate::game::{
-        Chance, EngineHooks, Evaluation, Game, Impartial, Playouts, Searchable, Shortcuts,
+        Chance, EngineGame, EngineHooks, Evaluation, Game, Impartial, Playouts, Searchable,
+        Shortcuts,
     };
     pub use crate::no_hooks;
     pub use crate::notation::{MoveError, Notation, ParseError, play_moves};
@@ -49,7 +50,7 @@ pub mod prelude {
     };
     pub use crate::score::{MaxScore, MoverScore, Player, Window};
     pub use crate::search::{
-        Algorithm, Analysis, Engine, MoveValue, Outcome, Report, SearchOptions, TieBreak,
+        Algorithm, Analysis, Engine, MoveValue, Outcome, SearchOptions, Searched, TieBreak,
         alphabeta, analyze, best_move, iterative_deepening, minimax, solve,
     };
 }

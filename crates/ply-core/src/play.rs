@@ -2,6 +2,7 @@
 //! that plays one against another. The CLI's play command, the tests that
 //! pit the engine against a random mover, and (later) MCTS all use it.
 
+use crate::game::EngineGame;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -89,7 +90,7 @@ impl<M: Copy + Eq> SearchAgent<M> {
     }
 }
 
-impl<G: Evaluation + Shortcuts + EngineHooks + Chance> Agent<G> for SearchAgent<G::Move> {
+impl<G: EngineGame> Agent<G> for SearchAgent<G::Move> {
     /// The best move; `None` (resigns) where it cannot search: a position
     /// with chance nodes.
     fn choose(&mut self, game: &G, state: &G::State) -> Option<G::Move> {

@@ -71,26 +71,6 @@ impl<const B: u8> Evaluation for Race<B> {
             moves[1] = moves[0];
         }
     }
-    fn history_slots(&self) -> usize {
-        2
-    }
-    fn history_slot(&self, _: &Pile, k: u8) -> Option<usize> {
-        Some(if B == HISTORY_OUT_OF_RANGE {
-            k as usize + 1
-        } else {
-            k as usize - 1
-        })
-    }
-    fn continuation_slots(&self) -> usize {
-        2
-    }
-    fn continuation_slot(&self, _: &Pile, k: u8) -> Option<usize> {
-        Some(if B == CONTINUATION_OUT_OF_RANGE {
-            k as usize * 2
-        } else {
-            k as usize - 1
-        })
-    }
 }
 
 impl<const B: u8> Shortcuts for Race<B> {
@@ -126,6 +106,27 @@ impl<const B: u8> Shortcuts for Race<B> {
 }
 
 impl<const B: u8> EngineHooks for Race<B> {
+    fn history_slots(&self) -> usize {
+        2
+    }
+    fn history_slot(&self, _: &Pile, k: u8) -> Option<usize> {
+        Some(if B == HISTORY_OUT_OF_RANGE {
+            k as usize + 1
+        } else {
+            k as usize - 1
+        })
+    }
+    fn continuation_slots(&self) -> usize {
+        2
+    }
+    fn continuation_slot(&self, _: &Pile, k: u8) -> Option<usize> {
+        Some(if B == CONTINUATION_OUT_OF_RANGE {
+            k as usize * 2
+        } else {
+            k as usize - 1
+        })
+    }
+
     fn noisy_moves(&self, s: &Pile, moves: &mut Vec<u8>) -> bool {
         if B == ILLEGAL_NOISY && s.n == 1 {
             moves.push(2);

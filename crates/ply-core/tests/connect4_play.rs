@@ -75,7 +75,7 @@ fn play_out(game: &Connect4, moves: &str, opponent: &mut dyn Agent<Connect4>) ->
     let opts = SearchOptions {
         tt_mb: 16,
         ordering: true,
-        no_killers: true,
+        killers: false,
         shortcuts: true,
         ..SearchOptions::default()
     };

@@ -17,7 +17,7 @@ fn two_threads_solve_connect4_exactly() {
     let options = SearchOptions {
         tt_mb: 8,
         ordering: true,
-        no_killers: true,
+        killers: false,
         shortcuts: true,
         threads: 2,
         ..SearchOptions::default()

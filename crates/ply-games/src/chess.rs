@@ -428,28 +428,29 @@ impl Evaluation for Chess {
         });
     }
 
+
+
+
+}
+
+impl EngineHooks for Chess {
     fn history_slots(&self) -> usize {
         64 * 64
     }
-
     fn history_slot(&self, _s: &ChessState, mv: Move) -> Option<usize> {
         Some(mv.from as usize * 64 + mv.to as usize)
     }
-
     /// The moving piece (with its colour) and the square it goes to.
     fn continuation_slots(&self) -> usize {
         2 * 6 * 64
     }
-
     fn continuation_slot(&self, s: &ChessState, mv: Move) -> Option<usize> {
         let b = &s.board;
         let piece = b.piece_on(mv.from)? as usize;
         let colour = b.side_to_move() as usize;
         Some((colour * 6 + piece) * 64 + mv.to as usize)
     }
-}
 
-impl EngineHooks for Chess {
     /// A quiet position rarely moves more than about a minor piece's worth
     /// (110 centipawns) in one ply; values move about 30 between iterations.
     /// History with gravity and a malus won in self-play (SPRT 0,10 at

@@ -6,7 +6,9 @@
 //! moves first, so the player to move follows from the counts. Squares are
 //! numbered row by row from 0 (top-left) and a move is a square number.
 
-use ply_core::{Evaluation, Game, MaxScore, Notation, ParseError, Player, sort_by_priority};
+use ply_core::{
+    EngineHooks, Evaluation, Game, MaxScore, Notation, ParseError, Player, sort_by_priority,
+};
 
 use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
 
@@ -364,16 +366,20 @@ impl Evaluation for TicTacToe {
         sort_by_priority(moves, priority);
     }
 
+
+}
+
+/// Only the history heuristic's slots: one per square.
+impl EngineHooks for TicTacToe {
     fn history_slots(&self) -> usize {
         self.squares() as usize
     }
-
     fn history_slot(&self, _: &Board, mv: u8) -> Option<usize> {
         Some(mv as usize)
     }
 }
 
-ply_core::no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts, Impartial);
+ply_core::no_hooks!(TicTacToe: Shortcuts, Chance, Playouts, Impartial);
 
 impl Registered for TicTacToe {
     const SPEC: GameSpec = GameSpec {

@@ -20,7 +20,7 @@ pub enum Plan {
     /// Minimax, alpha-beta or iterative deepening (deterministic games).
     Search(Algorithm, SearchOptions),
     /// Expectiminimax (games with chance).
-    Expecti {
+    Expectiminimax {
         /// The depth limit (and nothing else) is used.
         options: SearchOptions,
         /// Star1 pruning at chance nodes.
@@ -45,7 +45,7 @@ impl Plan {
         match self {
             Plan::Search(a, o) => describe(*a, o),
             Plan::Nimber => "nimber search".to_string(),
-            Plan::Expecti { options, star1 } => format!(
+            Plan::Expectiminimax { options, star1 } => format!(
                 "expectiminimax{}{}",
                 if *star1 { "+star1" } else { "" },
                 options
@@ -144,7 +144,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
                 options: SearchOptions {
                     tt_mb: request.tt_mb.unwrap_or(DEFAULT_TT_MB),
                     ordering: true,
-                    no_killers: true,
+                    killers: false,
                     shortcuts: true,
                     threads,
                     ..SearchOptions::default()
@@ -162,7 +162,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
                     "expectiminimax takes --depth and --star1; --tt-mb, --order, --pvs and --time-ms apply to alphabeta and id",
                 ));
             }
-            Ok(Plan::Expecti {
+            Ok(Plan::Expectiminimax {
                 options: SearchOptions {
                     depth: request.depth.or(info.default_depth),
                     ..SearchOptions::default()

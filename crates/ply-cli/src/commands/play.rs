@@ -14,7 +14,7 @@ use ply_core::search::alphabeta::Budget;
 use ply_core::search::{Algorithm, SearchOptions};
 use ply_core::search::{MctsAgent, expectiminimax};
 use ply_core::{Game, Notation, Player, play_moves};
-use ply_service::report::{Score, expect_text, verdict};
+use ply_service::report::{Score, expectiminimax_text, verdict};
 use serde::Serialize;
 
 use crate::args::{HumanArg, PlayArgs};
@@ -38,30 +38,32 @@ fn result_text<G: Game>(game: &G, state: &G::State) -> String {
 
 /// The exact solver with its fallback: the engine, weak mode, the time for
 /// the solve, and the depth-limited search used when it does not finish.
-struct ScoreEngine<G: Searchable> {
+struct ScoreOpponent<G: Searchable> {
     engine: ply_core::search::Engine<G::Move>,
     weak: bool,
     time: Option<std::time::Duration>,
     fallback: SearchAgent<G::Move>,
 }
 
-/// The engine of a game, whatever the plan: a move and what it thinks.
-enum Engine<G: Searchable> {
+/// The side the engine plays, whatever the plan: a move and what it thinks
+/// (not to be confused with ply-core's `Engine`, the alpha-beta searcher
+/// with its table, which some of these hold).
+enum Opponent<G: Searchable> {
     /// The exact solver, with a fallback for when it runs out of time.
-    Score(Box<ScoreEngine<G>>),
+    Score(Box<ScoreOpponent<G>>),
     Search(Box<SearchAgent<G::Move>>),
-    Expecti(SearchOptions, bool),
+    Expectiminimax(SearchOptions, bool),
     Mcts(MctsAgent<G>),
     Nimber,
 }
 
-impl<G: Notation + Searchable> Engine<G> {
+impl<G: Notation + Searchable> Opponent<G> {
     fn new(game: &G, plan: Plan, time: std::time::Duration) -> Self {
         match plan {
-            Plan::Search(a, o) => Engine::Search(Box::new(SearchAgent::new(a, o))),
-            Plan::Expecti { options, star1 } => Engine::Expecti(options, star1),
-            Plan::Mcts(o) => Engine::Mcts(MctsAgent::new(o)),
-            Plan::Nimber => Engine::Nimber,
+            Plan::Search(a, o) => Opponent::Search(Box::new(SearchAgent::new(a, o))),
+            Plan::Expectiminimax { options, star1 } => Opponent::Expectiminimax(options, star1),
+            Plan::Mcts(o) => Opponent::Mcts(MctsAgent::new(o)),
+            Plan::Nimber => Opponent::Nimber,
             Plan::Score { options, weak } => {
                 let fallback = SearchOptions {
                     fast_win: true,
@@ -69,7 +71,7 @@ impl<G: Notation + Searchable> Engine<G> {
                     time_limit: Some(time / 2),
                     ..options
                 };
-                Engine::Score(Box::new(ScoreEngine {
+                Opponent::Score(Box::new(ScoreOpponent {
                     engine: ply_core::search::Engine::new(game, &options),
                     weak,
                     time: Some(time / 2),
@@ -82,8 +84,8 @@ impl<G: Notation + Searchable> Engine<G> {
     /// The move it would play, and a sentence on why.
     fn think(&mut self, game: &G, state: &G::State, quiet: bool) -> (Option<G::Move>, String) {
         match self {
-            Engine::Score(se) => {
-                let ScoreEngine {
+            Opponent::Score(se) => {
+                let ScoreOpponent {
                     engine,
                     weak,
                     time,
@@ -132,7 +134,7 @@ impl<G: Notation + Searchable> Engine<G> {
                 );
                 (out.best_move, said)
             }
-            Engine::Search(agent) => {
+            Opponent::Search(agent) => {
                 let out = agent.think(game, state, &mut |it| {
                     if !quiet {
                         eprintln!("{}", Thinking::iteration(game, state, it));
@@ -150,7 +152,7 @@ impl<G: Notation + Searchable> Engine<G> {
                 );
                 (out.best_move, said)
             }
-            Engine::Expecti(options, star1) => {
+            Opponent::Expectiminimax(options, star1) => {
                 let out = expectiminimax(
                     game,
                     state,
@@ -163,10 +165,10 @@ impl<G: Notation + Searchable> Engine<G> {
                     Err(e) => return (None, e.to_string()),
                 };
                 let p = game.win_probability(out.value);
-                let said = format!("value {}", expect_text(out.value, p));
+                let said = format!("value {}", expectiminimax_text(out.value, p));
                 (out.best_move, said)
             }
-            Engine::Mcts(agent) => {
+            Opponent::Mcts(agent) => {
                 let r = agent.think(game, state);
                 let said = match r.moves.first() {
                     Some(m) => format!(
@@ -177,7 +179,7 @@ impl<G: Notation + Searchable> Engine<G> {
                 };
                 (r.best_move, said)
             }
-            Engine::Nimber => match ply_core::search::nimber(game, state) {
+            Opponent::Nimber => match ply_core::search::nimber(game, state) {
                 Ok(r) if r.nimber == 0 => (r.best_move, "nimber 0: every move loses".into()),
                 Ok(r) => (r.best_move, format!("nimber {}: to nimber 0", r.nimber)),
                 Err(e) => (None, e.to_string()),
@@ -264,7 +266,7 @@ enum Turn {
 fn human_turn<G: Notation + Searchable>(
     game: &G,
     line: &mut Line<G>,
-    engine: &mut Engine<G>,
+    engine: &mut Opponent<G>,
     human: Option<Player>,
     cmd: &str,
     say: &dyn Fn(String),
@@ -342,7 +344,7 @@ impl GameVisitor for Play<'_> {
         let start = ply_service::position(&game, info.name, &request)?;
         let plan = configure(&request, &game, &start, info, PLAY_TIME_MS)?;
         let time = std::time::Duration::from_millis(a.search.time_ms.unwrap_or(PLAY_TIME_MS));
-        let mut engine = Engine::<G>::new(&game, plan, time);
+        let mut engine = Opponent::<G>::new(&game, plan, time);
         let quiet = a.search.quiet || a.game.json;
         let say = |text: String| {
             if !a.game.json {

@@ -28,6 +28,7 @@
 //! returns an [`SearchError`] that travels up the tree by `?`; each node tells
 //! the observer it exits in one place, whatever happened.
 
+use crate::game::EngineGame;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -143,7 +144,7 @@ impl<M> Default for Frame<M> {
 /// `continuation_slots` squared) of `mv` (in `state`) after each of the
 /// moves `before` (from `Searcher::continued`).
 #[inline]
-fn continuation_cells<G: Evaluation>(
+fn continuation_cells<G: EngineHooks>(
     game: &G,
     state: &G::State,
     mv: G::Move,
@@ -185,7 +186,7 @@ pub struct Engine<M> {
 
 impl<M: Copy + Eq> Engine<M> {
     /// An engine with `options`; allocates the table once, at its full size.
-    pub fn new<G: Evaluation<Move = M>>(game: &G, options: &SearchOptions) -> Self {
+    pub fn new<G: EngineHooks<Move = M>>(game: &G, options: &SearchOptions) -> Self {
         let slots = if options.ordering {
             game.history_slots()
         } else {
@@ -410,7 +411,7 @@ impl Features {
             repetition: o.repetition && limited,
             ordering: o.ordering,
             continuation: o.ordering && tuning.history_gravity && tuning.continuation_history,
-            killers: !o.no_killers,
+            killers: o.killers,
             pvs: o.pvs,
             tt_exact_depth: o.tt_exact_depth,
             shortcuts: o.shortcuts,
@@ -422,7 +423,7 @@ impl Features {
 /// One search's state. `LIMITED`: the search has a depth limit; without
 /// one, the depth-limited features (quiescence, null move, reductions,
 /// futility, check extensions, repetition) are off, and compiled out.
-struct Searcher<'a, 'b, G: Evaluation + Shortcuts + EngineHooks + Chance, O, const LIMITED: bool> {
+struct Searcher<'a, 'b, G: EngineGame, O, const LIMITED: bool> {
     game: &'a G,
     observer: &'a mut O,
     scoring: Scoring,
@@ -460,7 +461,7 @@ enum Probe {
 
 impl<'a, 'b, G, O, const LIMITED: bool> Searcher<'a, 'b, G, O, LIMITED>
 where
-    G: Evaluation + Shortcuts + EngineHooks + Chance,
+    G: EngineGame,
     O: Observer,
 {
     /// The same search compiled without a depth limit.
@@ -1769,7 +1770,7 @@ pub fn alphabeta<G, O>(
     observer: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError>
 where
-    G: Evaluation + Shortcuts + EngineHooks + Chance,
+    G: EngineGame,
     O: Observer,
 {
     crate::search::refuse_chance(game, state)?;

@@ -18,7 +18,7 @@ use crate::search::{SearchError, SearchOptions, entered_and_stopped};
 
 /// What an expectiminimax search found at the root.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ExpectOutcome<M> {
+pub struct ExpectiminimaxOutcome<M> {
     /// The root's value, MAX's view, in the game's units.
     pub value: f64,
     /// The best move for the player to move, `None` at a terminal or chance root.
@@ -33,7 +33,7 @@ pub struct ExpectOutcome<M> {
 /// Slack for comparing sums of products of probabilities with bounds.
 const EPS: f64 = 1e-9;
 
-struct Expecti<'a, G: Evaluation + Chance, O> {
+struct Expectiminimax<'a, G: Evaluation + Chance, O> {
     game: &'a G,
     observer: &'a mut O,
     limit: u32,
@@ -43,7 +43,7 @@ struct Expecti<'a, G: Evaluation + Chance, O> {
     nodes: u64,
 }
 
-impl<G: Evaluation + Chance, O: Observer> Expecti<'_, G, O> {
+impl<G: Evaluation + Chance, O: Observer> Expectiminimax<'_, G, O> {
     fn leaf(&self, state: &G::State, terminal: bool) -> f64 {
         let v = if terminal && self.exact {
             self.game.utility(state)
@@ -205,7 +205,7 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
     options: &SearchOptions,
     star1: bool,
     observer: &mut O,
-) -> Result<ExpectOutcome<G::Move>, SearchError> {
+) -> Result<ExpectiminimaxOutcome<G::Move>, SearchError> {
     let exact = options.depth.is_none();
     let bounds = if star1 {
         game.value_bounds(state, exact)
@@ -213,7 +213,7 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
     } else {
         None
     };
-    let mut search = Expecti {
+    let mut search = Expectiminimax {
         game,
         observer,
         limit: options.ply_limit(),
@@ -249,7 +249,7 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
         }
         best.map(|(m, _)| m)
     };
-    Ok(ExpectOutcome {
+    Ok(ExpectiminimaxOutcome {
         value,
         best_move,
         moves,

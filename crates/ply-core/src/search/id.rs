@@ -7,10 +7,10 @@
 //! the deep search prunes far more, and there is always a move ready when
 //! the clock says stop.
 
+use crate::game::EngineGame;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
 use crate::observe::{NoObserver, Observer};
 use crate::score::MoverScore;
 use crate::search::alphabeta::{Budget, Engine};
@@ -43,7 +43,7 @@ const START_FRACTION: f64 = 0.5;
 /// never needed its depth limit), at `options.depth`, at
 /// `options.time_limit` or `options.node_limit`, or when `stop` is set.
 /// A position with chance nodes is refused ([`SearchError::Chance`]).
-pub fn iterative_deepening<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+pub fn iterative_deepening<G: EngineGame, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
@@ -60,7 +60,7 @@ pub fn iterative_deepening<G: Evaluation + Shortcuts + EngineHooks + Chance, O: 
 /// `options.threads` above 1, helper threads deepen too, sharing the table
 /// (lazy SMP, [`with_helpers`]); odd-numbered helpers start a ply deeper,
 /// so the threads do not search in lockstep. Only the main thread reports.
-pub fn iterate<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+pub fn iterate<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -107,7 +107,7 @@ const THREAT_NODES: u64 = 1_000_000;
 /// threats ([`EngineHooks::threat_win`]) ends the search at once, with the
 /// winning line as its principal variation. It finds wins far deeper than
 /// the main search reaches, and costs little when there is none.
-fn threat_first<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+fn threat_first<G: EngineGame>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -150,7 +150,7 @@ fn threat_first<G: Evaluation + Shortcuts + EngineHooks + Chance>(
     Some(outcome)
 }
 
-fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+fn deepen<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -256,7 +256,7 @@ fn deepen<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
 /// iteration looked, replaces its choice. The value stays the last
 /// iteration's (the new move's exact value is not known), and a mate found
 /// is never given up for it.
-fn adopt_partial<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+fn adopt_partial<G: EngineGame>(
     engine: &Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -284,7 +284,7 @@ fn interrupted_line<M: Copy + Eq>(engine: &Engine<M>, legal: &[M]) -> Option<Vec
 
 /// A move when even depth 1 ran out of time: the interrupted search's best
 /// so far if it is legal here, else the first move in the game's order.
-fn fallback<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+fn fallback<G: EngineGame>(
     engine: &Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -316,7 +316,7 @@ fn fallback<G: Evaluation + Shortcuts + EngineHooks + Chance>(
 /// window is exact, as a full-window search would give; most iterations
 /// need one narrow search, which prunes more than a full one.
 #[allow(clippy::too_many_arguments)]
-fn aspiration<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+fn aspiration<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,

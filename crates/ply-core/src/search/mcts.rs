@@ -77,7 +77,7 @@ pub struct MctsMove<M> {
 
 /// What a search found.
 #[derive(Clone, Debug)]
-pub struct MctsReport<M> {
+pub struct MctsResult<M> {
     /// The most visited root move; `None` at a terminal or chance root.
     pub best_move: Option<M>,
     /// Every root move, most visited first (ties keep the game's order).
@@ -90,7 +90,7 @@ pub struct MctsReport<M> {
     pub elapsed: Duration,
 }
 
-impl<M> MctsReport<M> {
+impl<M> MctsResult<M> {
     /// Simulations (playouts) per second.
     pub fn simulations_per_second(&self) -> f64 {
         let s = self.elapsed.as_secs_f64();
@@ -439,7 +439,7 @@ pub fn mcts<G: Chance + Playouts>(
     game: &G,
     state: &G::State,
     options: &MctsOptions,
-) -> MctsReport<G::Move> {
+) -> MctsResult<G::Move> {
     mcts_watched(game, state, options, &mut |_, _| true)
 }
 
@@ -460,7 +460,7 @@ pub fn mcts_watched<G: Chance + Playouts>(
     state: &G::State,
     options: &MctsOptions,
     watch: &mut Watch<'_, G::Move>,
-) -> MctsReport<G::Move> {
+) -> MctsResult<G::Move> {
     let start = Instant::now();
     let threads = options.threads.max(1);
     let total = options.iterations.unwrap_or(u64::MAX);
@@ -545,7 +545,7 @@ fn merge<G: Chance + Playouts>(
     state: &G::State,
     results: Vec<TreeResult<G::Move>>,
     elapsed: Duration,
-) -> MctsReport<G::Move> {
+) -> MctsResult<G::Move> {
     let mut legal = Vec::new();
     if !game.is_terminal(state) && !game.is_chance(state) {
         game.legal_moves(state, &mut legal);
@@ -586,7 +586,7 @@ fn merge<G: Chance + Playouts>(
         })
         .collect();
     moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
-    MctsReport {
+    MctsResult {
         best_move: moves.first().filter(|m| m.visits > 0).map(|m| m.mv),
         moves,
         iterations,
@@ -618,7 +618,7 @@ impl<G: Chance + Playouts> MctsAgent<G> {
 impl<G: Chance + Playouts> MctsAgent<G> {
     /// Searches `state` and reports, reusing the subtree of the last search
     /// when it contains `state`.
-    pub fn think(&mut self, game: &G, state: &G::State) -> MctsReport<G::Move> {
+    pub fn think(&mut self, game: &G, state: &G::State) -> MctsResult<G::Move> {
         self.moves_made += 1;
         if self.options.threads > 1 {
             let opts = MctsOptions {

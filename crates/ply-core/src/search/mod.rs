@@ -2,7 +2,7 @@
 //! principal-variation table, root tie-breaking, and the one-call API.
 
 pub mod alphabeta;
-pub mod expectimax;
+pub mod expectiminimax;
 pub mod id;
 pub mod mcts;
 pub mod minimax;
@@ -18,7 +18,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::explore::reaches_chance;
-use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
+use crate::game::{Chance, EngineGame, Evaluation};
 use crate::observe::{Observer, Stats};
 use crate::score::{MaxScore, decode_score, encode_leaf};
 
@@ -30,9 +30,9 @@ use crate::score::{MaxScore, decode_score, encode_leaf};
 pub const CHECK_INTERVAL: u64 = 1024;
 
 pub use alphabeta::{Budget, Engine, alphabeta};
-pub use expectimax::{ExpectOutcome, expectiminimax};
+pub use expectiminimax::{ExpectiminimaxOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
-pub use mcts::{MAX_TREE_NODES, MctsAgent, MctsMove, MctsOptions, MctsReport, mcts, mcts_watched};
+pub use mcts::{MAX_TREE_NODES, MctsAgent, MctsMove, MctsOptions, MctsResult, mcts, mcts_watched};
 pub use minimax::minimax;
 pub use nimber::{NimberAnalysis, NimberResult, Nimbers, analyze_nimbers, nimber};
 pub use score_search::{ScoreResult, Solved, score_search, solve_exact, solve_score};
@@ -68,19 +68,20 @@ impl std::error::Error for SearchError {}
 /// How many positions [`refuse_chance`] looks at for a chance node.
 const CHANCE_LOOKAHEAD: usize = 100_000;
 
-/// Refuses a position from which a chance node is reachable, before a
-/// deterministic search starts. Free for games without chance
-/// ([`Chance::HAS_CHANCE`] false); for the others it looks at up to
-/// [`CHANCE_LOOKAHEAD`] positions, and the searches check every node they
-/// visit besides, so a chance node the look missed still stops them.
 /// Counts a node entered and, once every [`CHECK_INTERVAL`] of them, asks
 /// the observer whether to stop: the question minimax and expectiminimax
-/// put (alpha-beta asks beside its budget's own checks).
+/// put (alpha-beta asks beside its budget's own checks). With an observer
+/// that never stops, the whole question compiles away.
 pub(crate) fn entered_and_stopped<O: Observer>(nodes: &mut u64, observer: &mut O) -> bool {
     *nodes += 1;
     nodes.is_multiple_of(CHECK_INTERVAL) && observer.should_stop()
 }
 
+/// Refuses a position from which a chance node is reachable, before a
+/// deterministic search starts. Free for games without chance
+/// ([`Chance::HAS_CHANCE`] false); for the others it looks at up to
+/// [`CHANCE_LOOKAHEAD`] positions, and the searches check every node they
+/// visit besides, so a chance node the look missed still stops them.
 pub(crate) fn refuse_chance<G: Chance>(game: &G, state: &G::State) -> Result<(), SearchError> {
     if reaches_chance(game, state, CHANCE_LOOKAHEAD) {
         Err(SearchError::Chance)
@@ -105,7 +106,8 @@ pub enum TieBreak {
 /// What a search may do. The default is the textbook search: exact, no
 /// table, the game's move order, plain utilities; each engine feature is
 /// switched on separately, so their effects can be measured one by one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Every switch says what it turns on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Plies to search before scoring positions with [`Evaluation::evaluate`](crate::game::Evaluation::evaluate);
     /// `None` searches to the end of the game and scores with [`Game::utility`].
@@ -118,9 +120,10 @@ pub struct SearchOptions {
     /// Move ordering: the game's hints, killer moves and the history
     /// heuristic. (With a table, its best move is always tried first.)
     pub ordering: bool,
-    /// With `ordering`, leave out the killer move (Connect Four's threat
-    /// ordering does better alone: measured, 30% fewer nodes on Test_L1_R1).
-    pub no_killers: bool,
+    /// With `ordering`, try the killer move (the last move that cut off at
+    /// this ply) early; on by default. Connect Four's threat ordering does
+    /// better without it: measured, 30% fewer nodes on Test_L1_R1.
+    pub killers: bool,
     /// Principal-variation search: null windows after the first move.
     pub pvs: bool,
     /// Distance-to-end scores: the quickest win, the slowest loss.
@@ -180,6 +183,39 @@ pub struct SearchOptions {
     /// (`ply uci --tune`). `futility_margin` and `aspiration_width`
     /// above still override these.
     pub tuning: Option<crate::game::Tuning>,
+}
+
+impl Default for SearchOptions {
+    /// The textbook search (killer moves are on, but act only with
+    /// `ordering`).
+    fn default() -> Self {
+        SearchOptions {
+            depth: None,
+            tie_break: Default::default(),
+            tt_mb: 0,
+            ordering: false,
+            killers: true,
+            pvs: false,
+            fast_win: false,
+            time_limit: None,
+            node_limit: None,
+            shortcuts: false,
+            tt_exact_depth: false,
+            quiescence: false,
+            null_move: false,
+            reductions: false,
+            check_extension: false,
+            aspiration: false,
+            aspiration_width: None,
+            futility: false,
+            repetition: false,
+            futility_margin: None,
+            threads: 0,
+            soft_time_limit: None,
+            selective: false,
+            tuning: None,
+        }
+    }
 }
 
 impl SearchOptions {
@@ -388,7 +424,7 @@ pub struct Outcome<M> {
 
 /// An [`Outcome`] with the statistics and time of the search that found it.
 #[derive(Clone, Debug)]
-pub struct Report<M> {
+pub struct Searched<M> {
     /// What was found.
     pub outcome: Outcome<M>,
     /// What it cost.
@@ -397,7 +433,7 @@ pub struct Report<M> {
     pub elapsed: Duration,
 }
 
-impl<M> Report<M> {
+impl<M> Searched<M> {
     /// Nodes per second, 0 when the search was too quick to time.
     pub fn nodes_per_second(&self) -> f64 {
         let s = self.elapsed.as_secs_f64();
@@ -451,7 +487,7 @@ impl Algorithm {
     }
 
     /// Runs this search with an observer.
-    pub fn run<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+    pub fn run<G: EngineGame, O: Observer>(
         self,
         game: &G,
         state: &G::State,
@@ -467,16 +503,16 @@ impl Algorithm {
 }
 
 /// Runs `algorithm` on `state` and returns what it found, with statistics and time.
-pub fn solve<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+pub fn solve<G: EngineGame>(
     game: &G,
     state: &G::State,
     algorithm: Algorithm,
     options: &SearchOptions,
-) -> Result<Report<G::Move>, SearchError> {
+) -> Result<Searched<G::Move>, SearchError> {
     let mut stats = Stats::default();
     let start = Instant::now();
     let outcome = algorithm.run(game, state, options, &mut stats)?;
-    Ok(Report {
+    Ok(Searched {
         outcome,
         stats,
         elapsed: start.elapsed(),
@@ -513,7 +549,7 @@ pub fn solve<G: Evaluation + Shortcuts + EngineHooks + Chance>(
 /// let r = solve(&Race, &Race.initial_state(), Algorithm::AlphaBeta, &SearchOptions::exact());
 /// assert_eq!(r.unwrap().outcome.value, MaxScore(-1));
 /// ```
-pub fn best_move<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+pub fn best_move<G: EngineGame>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
@@ -564,7 +600,7 @@ pub struct Analysis<M> {
 /// Searches every legal move of `state` with a full window, so that each
 /// value is exact (or exact to `options.depth`). With a time limit, each
 /// move gets an equal share.
-pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
+pub fn analyze<G: EngineGame>(
     game: &G,
     state: &G::State,
     algorithm: Algorithm,
@@ -581,7 +617,7 @@ pub fn analyze<G: Evaluation + Shortcuts + EngineHooks + Chance>(
 
 /// [`analyze`] with every move's search reported to `observer` too (which
 /// may stop them).
-pub fn analyze_observed<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+pub fn analyze_observed<G: EngineGame, O: Observer>(
     game: &G,
     state: &G::State,
     algorithm: Algorithm,
@@ -630,7 +666,7 @@ pub fn analyze_observed<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Obs
 
 /// Every move's expectiminimax value, and the position's.
 #[derive(Clone, Debug)]
-pub struct ExpectAnalysis<M> {
+pub struct ExpectiminimaxAnalysis<M> {
     /// The position's value, MAX's view: the best move's, or at a chance
     /// node the probability-weighted mean of its outcomes'.
     pub value: f64,
@@ -648,13 +684,13 @@ pub struct ExpectAnalysis<M> {
 /// as a root of its own, one ply shallower, so that every value is exact
 /// (Star1 at the root would leave some only as bounds).
 /// [`SearchError::Stopped`] when `observer` asks the searches to stop.
-pub fn analyze_expecti<G: Evaluation + Chance, O: Observer>(
+pub fn analyze_expectiminimax<G: Evaluation + Chance, O: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     star1: bool,
     observer: &mut O,
-) -> Result<ExpectAnalysis<G::Move>, SearchError> {
+) -> Result<ExpectiminimaxAnalysis<G::Move>, SearchError> {
     let start = Instant::now();
     let mut stats = Stats::default();
     let child_options = SearchOptions {
@@ -695,7 +731,7 @@ pub fn analyze_expecti<G: Evaluation + Chance, O: Observer>(
     if !game.is_chance(state) {
         moves.sort_by(|x, y| mover.view(y.1).total_cmp(&mover.view(x.1)));
     }
-    Ok(ExpectAnalysis {
+    Ok(ExpectiminimaxAnalysis {
         value,
         moves,
         stats,
@@ -707,7 +743,7 @@ pub fn analyze_expecti<G: Evaluation + Chance, O: Observer>(
 /// to move (equal moves in the game's order); `weak`: only their signs.
 /// The engine's table carries from one move's solve to the next;
 /// `observer` hears all of them (and may stop them).
-pub fn analyze_score<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+pub fn analyze_score<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,

@@ -5,7 +5,7 @@
 //! which prunes far more than a full window, and the table carries what
 //! each probe learned into the next.
 
-use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts};
+use crate::game::EngineGame;
 use crate::observe::{NoObserver, Observer};
 use crate::score::{MaxScore, MoverScore};
 use crate::search::alphabeta::{Budget, Engine};
@@ -29,7 +29,7 @@ pub struct ScoreResult {
 ///
 /// With `options.threads` above 1, helper threads run the same probes on a
 /// shared table (lazy SMP, [`with_helpers`]) until this one ends.
-pub fn score_search<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+pub fn score_search<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -67,7 +67,7 @@ pub fn score_search<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observe
     .0
 }
 
-fn probe_alone<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+fn probe_alone<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -134,7 +134,7 @@ fn probe_alone<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
 
 /// [`score_search`] without a budget: it finishes, unless the position has
 /// chance nodes.
-pub fn solve_score<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+pub fn solve_score<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,
@@ -158,7 +158,7 @@ pub fn solve_score<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer
 /// `observer` sees the solve only, so its node count is the solve's (the
 /// public solver's measure). An error when the budget ran out or the
 /// position has chance nodes.
-pub fn solve_exact<G: Evaluation + Shortcuts + EngineHooks + Chance, O: Observer>(
+pub fn solve_exact<G: EngineGame, O: Observer>(
     engine: &mut Engine<G::Move>,
     game: &G,
     state: &G::State,

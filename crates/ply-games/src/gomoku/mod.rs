@@ -611,13 +611,7 @@ impl Evaluation for Gomoku {
         sort_by_priority(moves, |p| self.priority(s, p as usize));
     }
 
-    fn history_slots(&self) -> usize {
-        self.cells()
-    }
 
-    fn history_slot(&self, _: &Position, mv: Point) -> Option<usize> {
-        Some(mv as usize)
-    }
 }
 
 impl Shortcuts for Gomoku {
@@ -651,6 +645,13 @@ impl Shortcuts for Gomoku {
 }
 
 impl EngineHooks for Gomoku {
+    fn history_slots(&self) -> usize {
+        self.cells()
+    }
+    fn history_slot(&self, _: &Position, mv: Point) -> Option<usize> {
+        Some(mv as usize)
+    }
+
     const TUNING: Tuning = Tuning {
         aspiration_width: Some(60),
         ..Tuning::NONE

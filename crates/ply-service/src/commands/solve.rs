@@ -6,9 +6,9 @@ use ply_core::observe::{Observer, Stats};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::score_search::solve_exact;
 use ply_core::search::{
-    Algorithm, Engine, ExpectOutcome, Outcome, SearchOptions, analyze_expecti, analyze_nimbers,
-    analyze_observed, analyze_score, expectiminimax, iterative_deepening, mcts, mcts_watched,
-    nimber,
+    Algorithm, Engine, ExpectiminimaxOutcome, Outcome, SearchOptions, analyze_expectiminimax,
+    analyze_nimbers, analyze_observed, analyze_score, expectiminimax, iterative_deepening, mcts,
+    mcts_watched, nimber,
 };
 use ply_core::{Notation, Searchable};
 
@@ -46,13 +46,13 @@ pub fn run_search<G: Notation + Searchable, X: Control>(
 }
 
 /// Runs expectiminimax with statistics.
-fn run_expecti<G: Notation + Searchable, X: Observer>(
+fn run_expectiminimax<G: Notation + Searchable, X: Observer>(
     game: &G,
     state: &G::State,
     options: &SearchOptions,
     star1: bool,
     control: &mut X,
-) -> Result<(ExpectOutcome<G::Move>, Stats, Duration), Error> {
+) -> Result<(ExpectiminimaxOutcome<G::Move>, Stats, Duration), Error> {
     let mut observer = (Stats::default(), control);
     let start = Instant::now();
     let out = expectiminimax(game, state, options, star1, &mut observer);
@@ -75,10 +75,10 @@ pub fn solve_report<G: Notation + Searchable, X: Control>(
             let stats = StatsReport::new(&stats, elapsed);
             SolveReport::search(header, game, state, &opts, &out, stats)
         }
-        Plan::Expecti { options, star1 } => {
-            let (out, stats, elapsed) = run_expecti(game, state, &options, star1, stop)?;
+        Plan::Expectiminimax { options, star1 } => {
+            let (out, stats, elapsed) = run_expectiminimax(game, state, &options, star1, stop)?;
             let stats = StatsReport::new(&stats, elapsed);
-            SolveReport::expecti(header, game, state, options.depth, &out, stats)
+            SolveReport::expectiminimax(header, game, state, options.depth, &out, stats)
         }
         Plan::Score { options, weak } => {
             let mut engine = Engine::new(game, &options);
@@ -155,9 +155,9 @@ pub fn analyze_report<G: Notation + Searchable, X: Control>(
             let a = analyze_observed(game, state, algo, &opts, stop)?;
             AnalyzeReport::search(header, game, state, algo, &opts, &a)
         }
-        Plan::Expecti { options, star1 } => {
-            let a = analyze_expecti(game, state, &options, star1, stop)?;
-            AnalyzeReport::expecti(header, game, state, options.depth, &a)
+        Plan::Expectiminimax { options, star1 } => {
+            let a = analyze_expectiminimax(game, state, &options, star1, stop)?;
+            AnalyzeReport::expectiminimax(header, game, state, options.depth, &a)
         }
         Plan::Score { options, weak } => {
             let start = Instant::now();

@@ -8,7 +8,7 @@ use ply_core::game::Chance;
 use ply_core::notation::Notation;
 use ply_core::observe::value_text;
 use ply_core::score::{MaxScore, Player};
-use ply_core::search::{Algorithm, Analysis, ExpectAnalysis, MctsReport, SearchOptions};
+use ply_core::search::{Algorithm, Analysis, ExpectiminimaxAnalysis, MctsResult, SearchOptions};
 
 use super::*;
 
@@ -37,13 +37,13 @@ pub enum AnalyzeResult {
         stats: StatsReport,
     },
     /// Expectiminimax.
-    Expecti {
+    Expectiminimax {
         /// The depth limit, if any.
         depth_limit: Option<u32>,
         /// The position's value, MAX's view.
         value: Number,
         /// Best first for the player to move (outcomes in order at chance).
-        moves: Vec<ExpectMove>,
+        moves: Vec<ExpectiminimaxMove>,
         /// What the searches cost, summed.
         stats: StatsReport,
     },
@@ -92,7 +92,7 @@ pub struct SearchMove {
 
 /// A move's expectiminimax value.
 #[derive(Clone, Debug, Serialize)]
-pub struct ExpectMove {
+pub struct ExpectiminimaxMove {
     /// The move (or outcome).
     #[serde(rename = "move")]
     pub mv: String,
@@ -170,13 +170,13 @@ impl AnalyzeReport {
         }
     }
 
-    /// The report of [`ply_core::search::analyze_expecti`].
-    pub fn expecti<G: Notation + Chance>(
+    /// The report of [`ply_core::search::analyze_expectiminimax`].
+    pub fn expectiminimax<G: Notation + Chance>(
         header: Header,
         game: &G,
         state: &G::State,
         depth: Option<u32>,
-        a: &ExpectAnalysis<G::Move>,
+        a: &ExpectiminimaxAnalysis<G::Move>,
     ) -> Self {
         let mover = game.to_move(state);
         let moves = a
@@ -186,7 +186,7 @@ impl AnalyzeReport {
                 let p = game
                     .win_probability(v)
                     .map(|p| if mover == Player::Max { p } else { 1.0 - p });
-                ExpectMove {
+                ExpectiminimaxMove {
                     mv: game.format_move(state, m),
                     value: Number(v),
                     win_probability: p.map(|p| (p * 1e6).round() / 1e6),
@@ -200,7 +200,7 @@ impl AnalyzeReport {
         let what = "the value of playing there, MAX's view";
         AnalyzeReport {
             header: header.annotated(game, state, &notes, what),
-            result: AnalyzeResult::Expecti {
+            result: AnalyzeResult::Expectiminimax {
                 depth_limit: depth,
                 value: Number(a.value),
                 moves,
@@ -277,7 +277,7 @@ impl AnalyzeReport {
         header: Header,
         game: &G,
         state: &G::State,
-        r: &MctsReport<G::Move>,
+        r: &MctsResult<G::Move>,
     ) -> Self {
         let notes: Vec<_> = r
             .moves
@@ -313,7 +313,7 @@ impl fmt::Display for AnalyzeReport {
                 }
                 writeln!(f, "stats: {stats}")
             }
-            AnalyzeResult::Expecti { moves, stats, .. } => {
+            AnalyzeResult::Expectiminimax { moves, stats, .. } => {
                 writeln!(f, "{} to move; {} values, best first:", h.to_move, h.algo)?;
                 for m in moves {
                     let (v, p) = (value_text(m.value.0), &m.probability_text);

@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
 use ply_core::score::MaxScore;
-use ply_core::search::{MctsMove, MctsReport};
+use ply_core::search::{MctsMove, MctsResult};
 
 mod analyze;
 mod batch;
@@ -370,7 +370,7 @@ pub struct MctsStats {
 }
 
 impl MctsStats {
-    fn new<M>(r: &MctsReport<M>) -> Self {
+    fn new<M>(r: &MctsResult<M>) -> Self {
         MctsStats {
             iterations: r.iterations,
             tree_nodes: r.tree_nodes,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
 use ply_core::observe::value_text;
-use ply_core::search::{MctsReport, Outcome, SearchOptions};
+use ply_core::search::{MctsResult, Outcome, SearchOptions};
 
 use super::*;
 
@@ -29,7 +29,7 @@ pub enum SolveResult {
     /// Minimax, alpha-beta, iterative deepening.
     Search(SearchSolve),
     /// Expectiminimax.
-    Expecti(ExpectSolve),
+    Expectiminimax(ExpectiminimaxSolve),
     /// The exact score search.
     Score(ScoreSolve),
     /// Monte Carlo tree search.
@@ -97,7 +97,7 @@ pub struct SearchSolve {
 
 /// An expectiminimax result.
 #[derive(Clone, Debug, Serialize)]
-pub struct ExpectSolve {
+pub struct ExpectiminimaxSolve {
     /// The depth limit, if any.
     pub depth_limit: Option<u32>,
     /// The value, MAX's view (a probability-weighted mean).
@@ -173,18 +173,18 @@ impl SolveReport {
     }
 
     /// The report of an expectiminimax search.
-    pub fn expecti<G: Notation + Chance>(
+    pub fn expectiminimax<G: Notation + Chance>(
         header: Header,
         game: &G,
         state: &G::State,
         depth: Option<u32>,
-        out: &ply_core::search::ExpectOutcome<G::Move>,
+        out: &ply_core::search::ExpectiminimaxOutcome<G::Move>,
         stats: StatsReport,
     ) -> Self {
         let best = out.best_move.map(|m| game.format_move(state, m));
         SolveReport {
             header,
-            result: SolveResult::Expecti(ExpectSolve {
+            result: SolveResult::Expectiminimax(ExpectiminimaxSolve {
                 depth_limit: depth,
                 value: Number(out.value),
                 win_probability: game.win_probability(out.value),
@@ -227,7 +227,7 @@ impl SolveReport {
         header: Header,
         game: &G,
         state: &G::State,
-        r: &MctsReport<G::Move>,
+        r: &MctsResult<G::Move>,
     ) -> Self {
         let best = r.best_move.map(|m| game.format_move(state, m));
         // The best move's mean, for the mover in [0, 1], as MAX's value in [-1, 1].
@@ -281,7 +281,7 @@ impl SolveReport {
 
 /// An expectiminimax value for people, with the win probability where the
 /// game's evaluation is one: "+0.0612 (P(MAX wins) = 0.531)".
-pub fn expect_text(v: f64, win_probability: Option<f64>) -> String {
+pub fn expectiminimax_text(v: f64, win_probability: Option<f64>) -> String {
     let sign = if v > 0.0 { "+" } else { "" };
     match win_probability {
         Some(p) => format!("{sign}{} (P(MAX wins) = {p:.4})", value_text(v)),
@@ -308,9 +308,9 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "{}", r.line)?;
                 writeln!(f, "stats:     {}", r.stats)
             }
-            SolveResult::Expecti(r) => {
+            SolveResult::Expectiminimax(r) => {
                 writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
-                let v = expect_text(r.value.0, r.win_probability);
+                let v = expectiminimax_text(r.value.0, r.win_probability);
                 writeln!(f, "value:     {v} (MAX's view)")?;
                 let best = r.line.best_move.as_deref().unwrap_or("none");
                 writeln!(f, "best move: {best}")?;
