@@ -3,6 +3,8 @@
 //! ([`run_on`]: a game written in Python). Limits apply here, the same
 //! way for every front end.
 
+use std::time::Instant;
+
 use ply_core::explore::tree_size;
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::{Notation, Searchable, play_moves};
@@ -11,8 +13,6 @@ use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
 use crate::commands::explore::{MAX_POSITIONS, count_report, perft_report};
 use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
 use crate::commands::trace::{trace_dot, trace_report};
-use std::time::Instant;
-
 use crate::control::Control;
 use crate::error::Error;
 use crate::plan::configure;
@@ -315,4 +315,40 @@ fn dispatch<G: Notation + Searchable, C: Control>(
         )),
         _ => e,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A field the command does not read is refused by name, from every
+    /// front end alike (the command line's grammar never sends one; the
+    /// server's and Python's requests can).
+    #[test]
+    fn a_field_the_command_does_not_read_is_refused() {
+        let solve = Request {
+            divide: true,
+            ..Request::game("tictactoe")
+        };
+        let e = check(Command::Solve, &solve, &Limits::NONE).unwrap_err();
+        assert!(
+            e.message.starts_with("'divide' does not apply to solve"),
+            "{e}"
+        );
+        let show = Request {
+            depth: Some(2),
+            ..Request::game("tictactoe")
+        };
+        let e = check(Command::Show, &show, &Limits::NONE).unwrap_err();
+        assert_eq!(
+            e.message,
+            "'depth' does not apply to show (it takes the game, position, moves and params only)"
+        );
+        let perft = Request {
+            depth: Some(2),
+            divide: true,
+            ..Request::game("tictactoe")
+        };
+        assert!(check(Command::Perft, &perft, &Limits::NONE).is_ok());
+    }
 }
