@@ -22,7 +22,7 @@ use crate::request::{Command, Limits, Request};
 /// The fields each command reads beyond the game, position, moves and
 /// parameters; any other field set is refused, so a misplaced option is
 /// never silently ignored.
-fn fields(command: Command) -> &'static [&'static str] {
+fn fields(command: Command) -> Vec<&'static str> {
     const SEARCH: &[&str] = &[
         "algo",
         "depth",
@@ -39,28 +39,13 @@ fn fields(command: Command) -> &'static [&'static str] {
         "weak",
     ];
     match command {
-        Command::Solve => &[
-            "algo",
-            "depth",
-            "time_ms",
-            "tt_mb",
-            "order",
-            "pvs",
-            "fast_win",
-            "seed",
-            "iterations",
-            "c",
-            "threads",
-            "star1",
-            "weak",
-            "vcf",
-        ],
-        Command::Analyze => SEARCH,
-        Command::Compare => &["depth", "tt_mb"],
-        Command::Trace => &["tree", "algo", "depth", "star1", "dot"],
-        Command::Show => &[],
-        Command::Count => &["max_positions"],
-        Command::Perft => &["depth", "divide"],
+        Command::Solve => [SEARCH, &["vcf"]].concat(),
+        Command::Analyze => SEARCH.to_vec(),
+        Command::Compare => vec!["depth", "tt_mb"],
+        Command::Trace => vec!["tree", "algo", "depth", "star1", "dot"],
+        Command::Show => vec![],
+        Command::Count => vec!["max_positions"],
+        Command::Perft => vec!["depth", "divide"],
     }
 }
 

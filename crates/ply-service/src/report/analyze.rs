@@ -10,7 +10,7 @@ use ply_core::observe::value_text;
 use ply_core::score::{MaxScore, Player};
 use ply_core::search::{Algorithm, Analysis, ExpectiminimaxAnalysis, MctsResult, SearchOptions};
 
-use super::*;
+use super::{Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, mcts_moves, verdict};
 
 /// The result of `analyze`: every legal move with its value, best first.
 #[derive(Clone, Debug, Serialize)]

@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 use ply_core::notation::Notation;
 use ply_core::search::Outcome;
 
-use super::*;
+use super::{Score, StatsReport, thousands};
 
 /// The result of `compare`: every exact search on one position.
 #[derive(Clone, Debug, Serialize)]

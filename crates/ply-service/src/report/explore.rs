@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::*;
+use super::thousands;
 
 /// The result of `count`: the distinct positions reachable.
 #[derive(Clone, Debug, Serialize)]

@@ -7,7 +7,7 @@ use serde::Serialize;
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
 
-use super::*;
+use super::{Number, Score};
 
 /// The result of `show`: a position as a player meets it — whose turn, the
 /// legal moves (or the chance outcomes and their odds) and, once the game

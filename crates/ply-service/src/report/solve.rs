@@ -9,7 +9,9 @@ use ply_core::notation::Notation;
 use ply_core::observe::value_text;
 use ply_core::search::{MctsResult, Outcome, SearchOptions};
 
-use super::*;
+use super::{
+    Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, line, mcts_moves, verdict,
+};
 
 /// The result of `solve`: the value, the best move and line, what it cost.
 #[derive(Clone, Debug, Serialize)]

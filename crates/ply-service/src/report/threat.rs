@@ -8,7 +8,7 @@ use serde::Serialize;
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
 
-use super::*;
+use super::{Header, Number, line, thousands};
 
 /// The result of `solve --vcf`: the game's threat search alone
 /// ([`ply_core::game::EngineHooks::threat_win`]; in gomoku, victory by

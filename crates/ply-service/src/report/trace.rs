@@ -8,7 +8,7 @@ use ply_core::notation::Notation;
 use ply_core::observe::{StepKind, Trace, path_name, value_text};
 use ply_core::score::Window;
 
-use super::*;
+use super::{Number, Score};
 
 /// The result of `trace`: a search step by step.
 #[derive(Clone, Debug, Serialize)]
