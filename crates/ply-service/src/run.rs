@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use ply_core::explore::tree_size;
-use ply_core::registry::{GameSpec, GameVisitor, Registered};
+use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
 use ply_core::{Notation, Searchable, play_moves};
 
 use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
@@ -69,18 +69,54 @@ fn check_fields(command: Command, request: &Request) -> Result<(), Error> {
     Ok(())
 }
 
-/// The game a request names, and whether its position is a tree written
-/// out alone (a trace's `tree`: a position of the `tree` game).
-fn target(command: Command, request: &Request) -> Result<(String, Option<String>, bool), Error> {
-    match (&request.tree, &request.game) {
-        (Some(tree), None) if command == Command::Trace => {
-            Ok(("tree".into(), Some(tree.clone()), true))
-        }
-        (Some(_), _) => Err(Error::input(
-            "give a tree (for a trace) or a game, not both",
-        )),
-        (None, Some(game)) => Ok((game.clone(), request.position.clone(), false)),
-        (None, None) => Err(Error::input("missing field 'game'")),
+/// A request checked and read: its fields checked for the command, the
+/// limits applied, the game it names, the position (a tree written out
+/// alone for a trace is a position of the `tree` game) and the parameters.
+struct Target {
+    request: Request,
+    name: String,
+    position: Option<String>,
+    explicit_tree: bool,
+    params: Params,
+}
+
+impl Target {
+    /// What [`run`] and [`check`] read before they visit the game.
+    fn new(command: Command, request: &Request, limits: &Limits) -> Result<Self, Error> {
+        check_fields(command, request)?;
+        let request = limits.apply(request);
+        let (name, position, explicit_tree) = match (&request.tree, &request.game) {
+            (Some(tree), None) if command == Command::Trace => {
+                ("tree".to_string(), Some(tree.clone()), true)
+            }
+            (Some(_), _) => {
+                return Err(Error::input(
+                    "give a tree (for a trace) or a game, not both",
+                ));
+            }
+            (None, Some(game)) => (game.clone(), request.position.clone(), false),
+            (None, None) => return Err(Error::input("missing field 'game'")),
+        };
+        let params = request.params()?;
+        Ok(Target {
+            request,
+            name,
+            position,
+            explicit_tree,
+            params,
+        })
+    }
+
+    /// The position in `game`: the position (default: the game's start),
+    /// then the moves.
+    fn setup<G: Notation>(&self, game: &G) -> Result<G::State, Error> {
+        setup(
+            game,
+            &self.name,
+            self.position.as_deref(),
+            self.explicit_tree,
+            &self.request,
+        )
     }
 }
 
@@ -122,62 +158,36 @@ pub fn run<C: Control>(
     limits: &Limits,
     control: &mut C,
 ) -> Result<Report, Error> {
-    check_fields(command, request)?;
-    let request = limits.apply(request);
-    let (name, position, explicit_tree) = target(command, &request)?;
-    let params = request.params()?;
+    let target = Target::new(command, request, limits)?;
     let visitor = Dispatch {
         command,
-        request: &request,
-        position: position.as_deref(),
-        explicit_tree,
+        target: &target,
         limits,
         control,
     };
-    ply_games::visit(&name, &params, visitor)?
+    ply_games::visit(&target.name, &target.params, visitor)?
 }
 
 /// Checks what [`run`] checks before it searches (the fields, the game,
 /// its parameters, the position and moves), without searching: a server
 /// refuses a bad request before it starts a stream.
 pub fn check(command: Command, request: &Request, limits: &Limits) -> Result<(), Error> {
-    check_fields(command, request)?;
-    let request = limits.apply(request);
-    let (name, position, explicit_tree) = target(command, &request)?;
-    let params = request.params()?;
-    let visitor = Check {
-        request: &request,
-        position: position.as_deref(),
-        explicit_tree,
-    };
-    ply_games::visit(&name, &params, visitor)?
+    let target = Target::new(command, request, limits)?;
+    ply_games::visit(&target.name, &target.params, Check(&target))?
 }
 
-struct Check<'a> {
-    request: &'a Request,
-    position: Option<&'a str>,
-    explicit_tree: bool,
-}
+struct Check<'a>(&'a Target);
 
 impl GameVisitor for Check<'_> {
     type Output = Result<(), Error>;
-    fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> Result<(), Error> {
-        setup(
-            &game,
-            spec.name,
-            self.position,
-            self.explicit_tree,
-            self.request,
-        )
-        .map(drop)
+    fn visit<G: Registered>(self, game: G, _: &'static GameSpec) -> Result<(), Error> {
+        self.0.setup(&game).map(drop)
     }
 }
 
 struct Dispatch<'a, C> {
     command: Command,
-    request: &'a Request,
-    position: Option<&'a str>,
-    explicit_tree: bool,
+    target: &'a Target,
     limits: &'a Limits,
     control: &'a mut C,
 }
@@ -185,8 +195,7 @@ struct Dispatch<'a, C> {
 impl<C: Control> GameVisitor for Dispatch<'_, C> {
     type Output = Result<Report, Error>;
     fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> Result<Report, Error> {
-        let request = self.request;
-        let state = setup(&game, spec.name, self.position, self.explicit_tree, request)?;
+        let state = self.target.setup(&game)?;
         if let Some(max) = self.limits.max_tree_nodes
             && spec.name == "tree"
             && tree_size(&game, &state, None, max).is_none()
@@ -194,6 +203,7 @@ impl<C: Control> GameVisitor for Dispatch<'_, C> {
             return Err(Error::input(format!("the tree has more than {max} nodes")));
         }
         let explicit = spec.name == "tree";
+        let request = &self.target.request;
         dispatch(
             &game,
             spec,
