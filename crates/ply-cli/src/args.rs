@@ -360,13 +360,10 @@ impl GameArgs {
 /// `--param key=value` items as a request's parameters, a later setting of
 /// a key overriding an earlier one; an item without `=` is an error.
 pub fn param_map(items: &[String]) -> Result<Option<BTreeMap<String, Value>>, CliError> {
-    ply_core::registry::Params::parse(items)?;
-    let mut params = BTreeMap::new();
-    for item in items {
-        if let Some((k, v)) = item.split_once('=') {
-            params.insert(k.trim().to_string(), Value::String(v.trim().to_string()));
-        }
-    }
+    let params: BTreeMap<String, Value> = ply_core::registry::Params::parse(items)?
+        .iter()
+        .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+        .collect();
     Ok((!params.is_empty()).then_some(params))
 }
 

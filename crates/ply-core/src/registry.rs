@@ -71,6 +71,11 @@ impl Params {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
+
+    /// Every setting, `(key, value)`, in the order first set.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
 }
 
 /// The type, default and allowed values of a parameter.

@@ -202,7 +202,6 @@ impl<C: Control> GameVisitor for Dispatch<'_, C> {
         {
             return Err(Error::input(format!("the tree has more than {max} nodes")));
         }
-        let explicit = spec.name == "tree";
         let request = &self.target.request;
         dispatch(
             &game,
@@ -211,7 +210,7 @@ impl<C: Control> GameVisitor for Dispatch<'_, C> {
             self.command,
             request,
             self.limits,
-            explicit,
+            spec.name == "tree",
             self.control,
         )
     }
@@ -236,6 +235,7 @@ pub fn run_on<G: Notation + Searchable, C: Control>(
 
 /// [`run`] and [`run_on`]'s one path: the command on the position, the
 /// time limit watched; a search it stopped is an error that names it.
+/// `is_tree`: the game is an explicit tree (a trace draws it whole).
 #[allow(clippy::too_many_arguments)]
 fn dispatch<G: Notation + Searchable, C: Control>(
     game: &G,
@@ -244,7 +244,7 @@ fn dispatch<G: Notation + Searchable, C: Control>(
     command: Command,
     request: &Request,
     limits: &Limits,
-    explicit_tree: bool,
+    is_tree: bool,
     control: &mut C,
 ) -> Result<Report, Error> {
     let deadline = match limits.max_time {
@@ -279,13 +279,9 @@ fn dispatch<G: Notation + Searchable, C: Control>(
                 let r = compare_report(name, game, state, request.depth, tt_mb, &mut *control)?;
                 Report::Compare(agreed(r)?)
             }
-            Command::Trace if request.dot => Report::Dot(trace_dot(
-                game,
-                state,
-                request,
-                explicit_tree,
-                &mut *control,
-            )?),
+            Command::Trace if request.dot => {
+                Report::Dot(trace_dot(game, state, request, is_tree, &mut *control)?)
+            }
             Command::Trace => {
                 Report::Trace(trace_report(name, game, state, request, &mut *control)?)
             }

@@ -26,7 +26,6 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
-use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 
@@ -127,11 +126,6 @@ fn spawn_search(
     .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message))
 }
 
-/// The report as JSON.
-fn json(report: &Report) -> Value {
-    serde_json::to_value(report).expect("reports always serialise")
-}
-
 /// Reads a request, runs it on a search thread within the limits, answers.
 async fn run_api(server: Arc<Server>, command: Command, body: Bytes) -> Result<Response, ApiError> {
     let request = Request::from_json(&body)?;
@@ -139,7 +133,7 @@ async fn run_api(server: Arc<Server>, command: Command, body: Bytes) -> Result<R
         // The rules alone: no search, no slot.
         let mut cancel = Cancel::new(Arc::default(), None);
         let report = ply_service::run(command, &request, &server.limits, &mut cancel)?;
-        return Ok(axum::Json(json(&report)).into_response());
+        return Ok(axum::Json(report).into_response());
     }
     let permit = slot(&server).await?;
     let flag = Arc::new(AtomicBool::new(false));
@@ -155,7 +149,7 @@ async fn run_api(server: Arc<Server>, command: Command, body: Bytes) -> Result<R
             "the search failed".into(),
         )
     })?;
-    Ok(axum::Json(json(&result?)).into_response())
+    Ok(axum::Json(result?).into_response())
 }
 
 /// `POST /api/solve/stream`: the solve, its progress streamed as
