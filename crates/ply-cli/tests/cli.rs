@@ -543,12 +543,13 @@ fn pig_from_the_command_line() {
 
 #[test]
 fn deep_games_do_not_overflow_the_stack() {
-    // 200,000 plies of recursion; the table keeps it linear.
+    // 100,000 plies of recursion (the most any search follows); the table
+    // keeps it linear.
     let s = json(&[
         "solve",
         "coins",
         "--position",
-        "200000",
+        "100000",
         "--algo",
         "alphabeta",
         "--tt-mb",
@@ -557,9 +558,37 @@ fn deep_games_do_not_overflow_the_stack() {
     ]);
     assert_eq!(
         s["value"], 1,
-        "200,000 is not a multiple of 3: the first player wins"
+        "100,000 is not a multiple of 3: the first player wins"
     );
-    assert_eq!(s["stats"]["depth"], 200_000);
+    assert_eq!(s["stats"]["depth"], 100_000);
+}
+
+#[test]
+fn a_line_that_never_ends_is_an_error_not_a_crash() {
+    // Pig can roll for ever. The api fuzz target found depth 8,663,332
+    // overflowing the search thread's stack (the process aborted); the
+    // searches now stop at MAX_PLY plies and say why, and a depth past it
+    // is refused before any search.
+    let e = fails(&[
+        "solve",
+        "pig",
+        "--position",
+        "58-20+11",
+        "--depth",
+        "100000",
+    ]);
+    assert!(e.contains("reached 100000 plies"), "{e}");
+    let e = fails(&[
+        "solve",
+        "pig",
+        "--position",
+        "58-20+11",
+        "--depth",
+        "8663332",
+    ]);
+    assert!(e.contains("at most 100000"), "{e}");
+    let e = fails(&["perft", "pig", "--depth", "8663332"]);
+    assert!(e.contains("at most 100000"), "{e}");
 }
 
 /// A table bigger than the cap, or than the machine can reserve, is a

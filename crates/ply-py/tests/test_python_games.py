@@ -123,3 +123,46 @@ def test_a_missing_function_is_named():
             return 0
     with pytest.raises(TypeError, match=r"a game needs player\(\.\.\.\)"):
         ply.solve(NoActions())
+
+
+class Countdown:
+    """A pile of `n` coins; a move takes `takes` of them (0 among them lets
+    the game go on for ever, the bug issue 38 met); taking the last wins."""
+
+    def __init__(self, n, takes):
+        self.n, self.takes = n, takes
+
+    def initial_state(self):
+        return (self.n, "MAX")
+
+    def player(self, state):
+        return state[1]
+
+    def actions(self, state):
+        return [t for t in self.takes if t <= state[0]]
+
+    def result(self, state, action):
+        return (state[0] - action, "MIN" if state[1] == "MAX" else "MAX")
+
+    def terminal(self, state):
+        return state[0] == 0
+
+    def utility(self, state):
+        # The player who took the last coin is the one not to move.
+        return -1 if state[1] == "MAX" else 1
+
+
+def test_a_long_game_is_searched_on_a_deep_enough_stack():
+    # 30,000 plies of recursion: the caller's 8 MiB stack overflowed and
+    # killed the interpreter (SIGSEGV) before searches ran on their own
+    # thread; Python's own recursion limit would stop at 1,000.
+    r = ply.solve(Countdown(30_000, [1]), algo="minimax")
+    assert r["value"] == -1  # an even pile: the second player takes the last
+    assert r["stats"]["nodes"] == 30_001
+
+
+def test_a_game_that_never_ends_is_a_clear_error():
+    # Taking 0 coins is allowed: minimax follows 0, 0, 0, ... until the
+    # longest line any search follows, then says what happened.
+    with pytest.raises(ValueError, match="reached 100000 plies"):
+        ply.solve(Countdown(5, [0, 1, 2]), algo="minimax")

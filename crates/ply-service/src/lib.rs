@@ -49,9 +49,11 @@ pub use report::Report;
 pub use request::{Command, Limits, Request};
 pub use run::{check, position, run, run_on};
 
-/// The stack of a search thread: searches recurse once per ply, and a long
-/// game (coins with 200,000 coins) needs far more than a thread's usual
-/// 8 MiB; the memory is only reserved, and committed as it is touched.
+/// The stack of a search thread: searches recurse once per ply, up to
+/// [`ply_core::search::MAX_PLY`] plies (a few hundred bytes each), far more
+/// than a thread's usual 8 MiB holds; the memory is only reserved, and
+/// committed as it is touched. [`run`] and [`run_on`] need it: call them
+/// on a thread from [`spawn`].
 pub const SEARCH_STACK: usize = 1 << 30;
 
 /// Runs `work` on a new thread named `name` with [`SEARCH_STACK`]: the
@@ -60,9 +62,27 @@ pub fn spawn<T: Send + 'static>(
     name: &str,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<std::thread::JoinHandle<T>, Error> {
+    search_thread(name).spawn(work).map_err(cannot_start)
+}
+
+/// [`spawn`] within `scope`, for work that borrows from the caller (Python
+/// waits for a game it owns to be searched).
+pub fn spawn_scoped<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    name: &str,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> Result<std::thread::ScopedJoinHandle<'scope, T>, Error> {
+    search_thread(name)
+        .spawn_scoped(scope, work)
+        .map_err(cannot_start)
+}
+
+fn search_thread(name: &str) -> std::thread::Builder {
     std::thread::Builder::new()
         .name(name.into())
         .stack_size(SEARCH_STACK)
-        .spawn(work)
-        .map_err(|e| Error::internal(format!("cannot start a search thread: {e}")))
+}
+
+fn cannot_start(e: std::io::Error) -> Error {
+    Error::internal(format!("cannot start a search thread: {e}"))
 }

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use ply_core::explore::tree_size;
 use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
+use ply_core::search::MAX_PLY;
 use ply_core::{Notation, Searchable, play_moves};
 
 use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
@@ -49,7 +50,8 @@ fn fields(command: Command) -> Vec<&'static str> {
     }
 }
 
-/// Refuses the fields `command` does not read.
+/// Refuses the fields `command` does not read, and a depth past
+/// [`MAX_PLY`].
 fn check_fields(command: Command, request: &Request) -> Result<(), Error> {
     let set = serde_json::to_value(request).expect("a request always serialises");
     let allowed = fields(command);
@@ -65,6 +67,11 @@ fn check_fields(command: Command, request: &Request) -> Result<(), Error> {
                 }
             )));
         }
+    }
+    if let Some(depth) = request.depth.filter(|&d| d > MAX_PLY) {
+        return Err(Error::input(format!(
+            "depth {depth} is deeper than any search goes: at most {MAX_PLY}"
+        )));
     }
     Ok(())
 }

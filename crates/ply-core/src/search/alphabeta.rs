@@ -40,7 +40,7 @@ use crate::score::{
 };
 use crate::search::tt::{Bound, COMPLETE, TransTable};
 use crate::search::{
-    CHECK_INTERVAL, Outcome, RootTies, Scoring, SearchError, SearchOptions, TieBreak,
+    CHECK_INTERVAL, MAX_PLY, Outcome, RootTies, Scoring, SearchError, SearchOptions, TieBreak,
 };
 
 /// When to give up: checked every [`CHECK_INTERVAL`] nodes.
@@ -526,6 +526,9 @@ where
         self.observer.enter(ply, index, player.into(), Some(window));
         self.engine.nodes += 1;
         if self.engine.nodes & (CHECK_INTERVAL - 1) == 0 {
+            if ply >= MAX_PLY {
+                return Err(SearchError::TooDeep);
+            }
             self.check_budget()?;
             if self.observer.should_stop() {
                 return Err(SearchError::Stopped);

@@ -14,7 +14,7 @@
 use crate::game::{Chance, Evaluation};
 use crate::observe::{NodeKind, Observer};
 use crate::score::Player;
-use crate::search::{SearchError, SearchOptions, entered_and_stopped};
+use crate::search::{SearchError, SearchOptions, entered_and_stopped, too_deep};
 
 /// What an expectiminimax search found at the root.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +77,9 @@ impl<G: Evaluation + Chance, O: Observer> Expectiminimax<'_, G, O> {
         self.observer.enter(ply, index, kind, None);
         let terminal = game.is_terminal(state);
         if terminal || ply >= self.limit {
+            if too_deep(ply, terminal) {
+                return Err(SearchError::TooDeep);
+            }
             let v = self.leaf(state, terminal);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
@@ -216,7 +219,7 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
     let mut search = Expectiminimax {
         game,
         observer,
-        limit: options.ply_limit(),
+        limit: options.recursion_limit(),
         exact,
         star1: bounds,
         nodes: 0,

@@ -27,6 +27,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Chance, Playouts};
 use crate::score::Player;
+use crate::search::MAX_PLY;
 
 /// How long and how to search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,7 +130,13 @@ pub struct Mcts<G: Chance + Playouts> {
     moves: Vec<G::Move>,
     outcomes: Vec<(G::Move, f64)>,
     max_nodes: usize,
+    /// Playout plies since [`Mcts::run`] last looked at the clock.
+    plies: u64,
 }
+
+/// Playout plies after which [`Mcts::run`] looks at the clock even before
+/// its 64 iterations are up.
+const CLOCK_PLIES: u64 = 1 << 16;
 
 impl<G: Chance + Playouts> Mcts<G> {
     /// The tree, capped at `max` nodes instead of [`MAX_TREE_NODES`].
@@ -153,6 +160,7 @@ impl<G: Chance + Playouts> Mcts<G> {
             moves: Vec::new(),
             outcomes: Vec::new(),
             max_nodes: MAX_TREE_NODES,
+            plies: 0,
         };
         t.nodes.push(Self::make_node(game, state, None, NONE, None));
         t
@@ -195,9 +203,15 @@ impl<G: Chance + Playouts> Mcts<G> {
     pub fn run(&mut self, game: &G, iterations: u64, deadline: Option<Instant>) -> u64 {
         let mut done = 0;
         while done < iterations && self.nodes.len() < self.max_nodes {
-            // Look at the clock every 64 iterations: cheap, and often enough.
-            if done % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
+            // Look at the clock every 64 iterations (cheap, and often
+            // enough), or sooner once the playouts since the last look
+            // were long (a game written in Python, a game that may not
+            // end: 100,000-ply playouts take seconds each there).
+            if done % 64 == 0 || self.plies > CLOCK_PLIES {
+                self.plies = 0;
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
             }
             self.iterate(game);
             done += 1;
@@ -307,9 +321,14 @@ impl<G: Chance + Playouts> Mcts<G> {
     }
 
     /// Plays to the end at random; the result for MAX: 1 win, 1/2 draw, 0 loss.
+    /// A playout that has not ended after [`MAX_PLY`] plies counts as a
+    /// draw, so a game that can go on for ever cannot hang an iteration
+    /// (and with it the time limit and the stop, looked at in between).
     fn playout(&mut self, game: &G, mut state: G::State) -> f64 {
         let mut moves = std::mem::take(&mut self.moves);
-        while !game.is_terminal(&state) {
+        let mut plies = 0;
+        while !game.is_terminal(&state) && plies < MAX_PLY {
+            plies += 1;
             let mv = if game.is_chance(&state) {
                 self.sample_outcome(game, &state)
             } else {
@@ -324,6 +343,7 @@ impl<G: Chance + Playouts> Mcts<G> {
             state = game.play(&state, mv);
         }
         self.moves = moves;
+        self.plies += u64::from(plies);
         if !game.is_terminal(&state) {
             return 0.5;
         }

@@ -10,7 +10,7 @@ use crate::observe::Observer;
 use crate::score::MaxScore;
 use crate::search::{
     Outcome, PvTable, RootTies, Scoring, SearchError, SearchOptions, TieBreak, entered_and_stopped,
-    refuse_chance,
+    refuse_chance, too_deep,
 };
 
 struct Minimax<'a, G: Evaluation + Chance, O> {
@@ -47,6 +47,9 @@ impl<G: Evaluation + Chance, O: Observer> Minimax<'_, G, O> {
 
         let terminal = game.is_terminal(state);
         if terminal || ply >= self.limit {
+            if too_deep(ply, terminal) {
+                return Err(SearchError::TooDeep);
+            }
             let v = self.scoring.leaf(game, state, terminal, ply);
             self.observer.leaf(ply, v, terminal);
             self.observer.exit(ply, v);
@@ -96,7 +99,7 @@ pub fn minimax<G: Evaluation + Chance, O: Observer>(
     let mut search = Minimax {
         game,
         observer,
-        limit: options.ply_limit(),
+        limit: options.recursion_limit(),
         scoring: Scoring::new(options, false),
         moves: Vec::new(),
         pv: PvTable::new(),

@@ -29,6 +29,22 @@ use crate::score::{MaxScore, decode_score, encode_leaf};
 /// it is asked.
 pub const CHECK_INTERVAL: u64 = 1024;
 
+/// The deepest a search goes: a line this long is taken for a game that
+/// does not end (a rule that lets a player pass for ever, pig's rolls
+/// searched without a depth), and the search stops with
+/// [`SearchError::TooDeep`] instead of recursing until the thread's stack
+/// overflows and the process dies. The recursive searches use a few
+/// hundred bytes of stack a ply (alpha-beta on coins about 460, measured
+/// as the memory of a 1,000,000-ply solve), so on the front ends' search
+/// thread (ply-service's `SEARCH_STACK`, 1 GiB) this fits many times over.
+/// It is not higher because a game written in Python takes about 30 µs
+/// and 2 KiB a ply: 100,000 plies is 3 seconds and 200 MB before a
+/// learner's endless game is named, where 1,000,000 was 27 s and 1.8 GB.
+/// Alpha-beta looks at it with its budget, every [`CHECK_INTERVAL`] nodes
+/// (so it may pass it by that many plies): a depth check at every node
+/// would be a cost the textbook searches pay for a broken game.
+pub const MAX_PLY: u32 = 100_000;
+
 pub use alphabeta::{Budget, Engine, alphabeta};
 pub use expectiminimax::{ExpectiminimaxOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
@@ -47,10 +63,18 @@ pub enum SearchError {
     Stopped,
     /// The nimber search was asked about a game that is not impartial.
     NotImpartial,
+    /// A line reached [`MAX_PLY`] plies without the game ending.
+    TooDeep,
 }
 
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if *self == SearchError::TooDeep {
+            return write!(
+                f,
+                "a line reached {MAX_PLY} plies and the game had not ended: a game that can go on for ever needs a depth limit (below {MAX_PLY}); if it should always end, a move that changes nothing (taking 0, a pass) may be what keeps it going"
+            );
+        }
         f.write_str(match self {
             SearchError::Chance => {
                 "this position has chance nodes: minimax, alpha-beta and the score search are for deterministic positions; use expectiminimax or MCTS"
@@ -59,6 +83,7 @@ impl std::fmt::Display for SearchError {
             SearchError::NotImpartial => {
                 "the nimber search is for impartial games, where both players have the same moves and the player who cannot move loses (`ply list` says which)"
             }
+            SearchError::TooDeep => unreachable!("written above"),
         })
     }
 }
@@ -75,6 +100,14 @@ const CHANCE_LOOKAHEAD: usize = 100_000;
 pub(crate) fn entered_and_stopped<O: Observer>(nodes: &mut u64, observer: &mut O) -> bool {
     *nodes += 1;
     nodes.is_multiple_of(CHECK_INTERVAL) && observer.should_stop()
+}
+
+/// Whether a node at `ply` that is not the end of the game lies at
+/// [`MAX_PLY`]: asked only where a search has already stopped descending
+/// (at its [`SearchOptions::recursion_limit`]), so it costs the hot path nothing.
+#[inline]
+pub(crate) fn too_deep(ply: u32, terminal: bool) -> bool {
+    !terminal && ply >= MAX_PLY
 }
 
 /// Refuses a position from which a chance node is reachable, before a
@@ -255,6 +288,13 @@ impl SearchOptions {
 
     pub(crate) fn ply_limit(&self) -> u32 {
         self.depth.unwrap_or(u32::MAX)
+    }
+
+    /// The ply at which minimax and expectiminimax stop descending: the
+    /// depth limit, and never past [`MAX_PLY`] (where [`too_deep`] tells
+    /// the two apart).
+    pub(crate) fn recursion_limit(&self) -> u32 {
+        self.ply_limit().min(MAX_PLY)
     }
 }
 
