@@ -153,7 +153,7 @@ pub fn analyze_report<G: Notation + Searchable, X: Control>(
     Ok(match *plan {
         Plan::Search(algo, opts) => {
             let a = analyze_observed(game, state, algo, &opts, stop)?;
-            AnalyzeReport::search(header, game, state, algo, &opts, &a)
+            AnalyzeReport::search(header, game, state, &opts, &a)
         }
         Plan::Expectiminimax { options, star1 } => {
             let a = analyze_expectiminimax(game, state, &options, star1, stop)?;

@@ -2,18 +2,18 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
 use ply_core::observe::value_text;
 use ply_core::score::{MaxScore, Player};
-use ply_core::search::{Algorithm, Analysis, ExpectiminimaxAnalysis, MctsResult, SearchOptions};
+use ply_core::search::{Analysis, ExpectiminimaxAnalysis, MctsResult, SearchOptions};
 
 use super::{Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, mcts_moves, verdict};
 
 /// The result of `analyze`: every legal move with its value, best first.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AnalyzeReport {
     /// What was searched.
     #[serde(flatten)]
@@ -23,9 +23,10 @@ pub struct AnalyzeReport {
     pub result: AnalyzeResult,
 }
 
-/// Every move's value, by the kind of search.
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
+/// Every move's value, by the kind of search, named in the JSON by
+/// `method` (`search`, `expectiminimax`, `score`, `nimber`, `mcts`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "lowercase")]
 pub enum AnalyzeResult {
     /// Minimax, alpha-beta, iterative deepening.
     Search {
@@ -42,6 +43,10 @@ pub enum AnalyzeResult {
         depth_limit: Option<u32>,
         /// The position's value, MAX's view.
         value: Number,
+        /// Whose win probability the moves' `win_probability` is (the
+        /// player to move), for games whose evaluation is one.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        win_probability_of: Option<String>,
         /// Best first for the player to move (outcomes in order at chance).
         moves: Vec<ExpectiminimaxMove>,
         /// What the searches cost, summed.
@@ -71,27 +76,22 @@ pub enum AnalyzeResult {
 }
 
 /// A move's value by minimax, alpha-beta or iterative deepening.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SearchMove {
     /// The move.
     #[serde(rename = "move")]
     pub mv: String,
     /// The value after it, MAX's view.
     pub value: Score,
-    /// Whether it is proven (reported with distance scores or iterative
-    /// deepening, where it can be false).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub proven: Option<bool>,
-    /// Plies from before the move to the end, for a decided value.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub distance: Option<Option<u32>>,
-    /// The verdict in words (text form only).
-    #[serde(skip)]
-    pub verdict: String,
+    /// Whether it is proven (independent of the depth limit).
+    pub proven: bool,
+    /// Plies from before the move to the end, for a decided value whose
+    /// distance the search knows (distance scores, iterative deepening).
+    pub distance: Option<u32>,
 }
 
 /// A move's expectiminimax value.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ExpectiminimaxMove {
     /// The move (or outcome).
     #[serde(rename = "move")]
@@ -100,15 +100,12 @@ pub struct ExpectiminimaxMove {
     pub value: Number,
     /// The probability that the player to move wins after it, where the
     /// evaluation is a win probability.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub win_probability: Option<f64>,
-    /// The same in words, for the text form.
-    #[serde(skip)]
-    pub probability_text: String,
 }
 
 /// A move's resulting nimber.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NimberMove {
     /// The move.
     #[serde(rename = "move")]
@@ -120,7 +117,7 @@ pub struct NimberMove {
 }
 
 /// A move's exact score.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScoreMove {
     /// The move.
     #[serde(rename = "move")]
@@ -137,21 +134,17 @@ impl AnalyzeReport {
         header: Header,
         game: &G,
         state: &G::State,
-        algorithm: Algorithm,
         options: &SearchOptions,
         a: &Analysis<G::Move>,
     ) -> Self {
-        // Proofs and distances are reported where a search can tell them.
-        let proofs = options.fast_win || algorithm == Algorithm::Id;
         let moves: Vec<SearchMove> = a
             .moves
             .iter()
             .map(|m| SearchMove {
                 mv: game.format_move(state, m.mv),
                 value: Score(m.value),
-                proven: proofs.then_some(m.proven),
-                distance: proofs.then_some(m.distance),
-                verdict: verdict(m.proven, m.value, m.distance),
+                proven: m.proven,
+                distance: m.distance,
             })
             .collect();
         let notes: Vec<_> = a
@@ -179,7 +172,7 @@ impl AnalyzeReport {
         a: &ExpectiminimaxAnalysis<G::Move>,
     ) -> Self {
         let mover = game.to_move(state);
-        let moves = a
+        let moves: Vec<ExpectiminimaxMove> = a
             .moves
             .iter()
             .map(|&(m, v)| {
@@ -190,9 +183,6 @@ impl AnalyzeReport {
                     mv: game.format_move(state, m),
                     value: Number(v),
                     win_probability: p.map(|p| (p * 1e6).round() / 1e6),
-                    probability_text: p.map_or(String::new(), |p| {
-                        format!("  estimated win probability for {} {p:.4}", mover.name())
-                    }),
                 }
             })
             .collect();
@@ -203,6 +193,10 @@ impl AnalyzeReport {
             result: AnalyzeResult::Expectiminimax {
                 depth_limit: depth,
                 value: Number(a.value),
+                win_probability_of: moves
+                    .iter()
+                    .any(|m| m.win_probability.is_some())
+                    .then(|| mover.name().to_string()),
                 moves,
                 stats: StatsReport::new(&a.stats, a.elapsed),
             },
@@ -304,32 +298,41 @@ impl fmt::Display for AnalyzeReport {
                 if moves.is_empty() {
                     writeln!(f, "no legal moves: the game is over")?;
                 } else {
-                    writeln!(f, "{} to move; {} values, best first:", h.to_move, h.algo)?;
+                    writeln!(f, "{} to move; {} values, best first:", h.mover(), h.algo)?;
                     writeln!(f, "  {:<8} {:>7}  result", "move", "value")?;
                     for m in moves {
                         let v = m.value.to_string();
-                        writeln!(f, "  {:<8} {:>7}  {}", m.mv, v, m.verdict)?;
+                        let verdict = verdict(m.proven, m.value.0, m.distance);
+                        writeln!(f, "  {:<8} {:>7}  {verdict}", m.mv, v)?;
                     }
                 }
                 writeln!(f, "stats: {stats}")
             }
-            AnalyzeResult::Expectiminimax { moves, stats, .. } => {
-                writeln!(f, "{} to move; {} values, best first:", h.to_move, h.algo)?;
+            AnalyzeResult::Expectiminimax {
+                moves,
+                stats,
+                win_probability_of,
+                ..
+            } => {
+                writeln!(f, "{} to move; {} values, best first:", h.mover(), h.algo)?;
                 for m in moves {
-                    let (v, p) = (value_text(m.value.0), &m.probability_text);
-                    writeln!(f, "  {:<8} {:>10}{p}", m.mv, v)?;
+                    write!(f, "  {:<8} {:>10}", m.mv, value_text(m.value.0))?;
+                    if let (Some(p), Some(who)) = (m.win_probability, win_probability_of) {
+                        write!(f, "  estimated win probability for {who} {p:.4}")?;
+                    }
+                    writeln!(f)?;
                 }
                 writeln!(f, "stats: {stats}")
             }
             AnalyzeResult::Score { moves, stats } => {
-                writeln!(f, "{} to move; {}, best first:", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}, best first:", h.mover(), h.algo)?;
                 for m in moves {
                     writeln!(f, "  {:<8} {:>4}", m.mv, m.score)?;
                 }
                 writeln!(f, "stats: {stats}")
             }
             AnalyzeResult::Nimber { moves, stats } => {
-                writeln!(f, "{} to move; {}, winning moves first:", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}, winning moves first:", h.mover(), h.algo)?;
                 writeln!(f, "  {:<10} {:>6}  value", "move", "nimber")?;
                 for m in moves {
                     writeln!(f, "  {:<10} {:>6}  {}", m.mv, m.nimber, m.value)?;
@@ -337,7 +340,7 @@ impl fmt::Display for AnalyzeReport {
                 writeln!(f, "stats: {stats}")
             }
             AnalyzeResult::Mcts { moves, stats } => {
-                writeln!(f, "{} to move; {}, most visited first:", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}, most visited first:", h.mover(), h.algo)?;
                 writeln!(f, "  {:<8} {:>10} {:>8}", "move", "visits", "mean")?;
                 for m in moves {
                     writeln!(f, "  {:<8} {:>10} {:>8.3}", m.mv, m.visits, m.mean)?;

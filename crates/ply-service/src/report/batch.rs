@@ -2,12 +2,12 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One solved line of a batch file: the moves, the score from the side to
 /// move, the nodes and the time. Its text is the line `ply solve --batch`
 /// prints, the format of the public Connect Four test sets' results.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BatchLine {
     /// The position as given (its moves).
     pub moves: String,
@@ -30,7 +30,7 @@ impl fmt::Display for BatchLine {
 }
 
 /// A batch's summary line.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct BatchSummary {
     /// Positions solved.
     pub positions: u64,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use ply_core::notation::Notation;
 use ply_core::search::Outcome;
@@ -10,7 +10,7 @@ use ply_core::search::Outcome;
 use super::{Score, StatsReport, thousands};
 
 /// The result of `compare`: every exact search on one position.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CompareReport {
     /// The game's registered name.
     pub game: String,
@@ -28,7 +28,7 @@ pub struct CompareReport {
 }
 
 /// One search in a comparison.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CompareRow {
     /// The search, named by its features.
     pub search: String,

@@ -3,12 +3,12 @@
 use std::fmt;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::thousands;
 
 /// The result of `count`: the distinct positions reachable.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CountReport {
     /// Distinct positions, the start included.
     pub positions: u64,
@@ -32,7 +32,7 @@ impl fmt::Display for CountReport {
 }
 
 /// The result of `perft`: move sequences of a given length.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PerftReport {
     /// Leaf count at the depth.
     pub nodes: u64,
@@ -48,7 +48,7 @@ pub struct PerftReport {
 }
 
 /// A root move's perft count.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PerftMove {
     /// The move.
     #[serde(rename = "move")]

@@ -6,6 +6,7 @@ use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use serde::{Deserialize, Serialize};
 
 use crate::algo::Algo;
+use crate::report::Report;
 
 /// What `ply list` reports: every registered game's declaration and the algorithms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,9 +127,11 @@ impl fmt::Display for ListReport {
     }
 }
 
-/// The games ply-games registers and the searches of [`Algo::ALL`].
-pub fn list_report() -> ListReport {
-    ListReport {
+/// The games ply-games registers and the searches of [`Algo::ALL`], as a
+/// [`Report`] so that `ply list --json`, `/api/games` and Python's
+/// `ply.games()` carry `"kind": "list"` like every other answer.
+pub fn list_report() -> Report {
+    Report::List(ListReport {
         games: ply_games::GAMES
             .iter()
             .map(|g| GameEntry::from(*g))
@@ -140,5 +143,5 @@ pub fn list_report() -> ListReport {
                 description: a.description().to_string(),
             })
             .collect(),
-    }
+    })
 }

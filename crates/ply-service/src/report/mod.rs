@@ -37,10 +37,13 @@ pub use solve::*;
 pub use threat::*;
 pub use trace::*;
 
-/// Any command's report: the JSON of each is exactly its own (no tag is
-/// added), and its text is its own.
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
+/// Any command's report, in JSON with a `kind` naming the command
+/// (`"kind": "solve"`) beside the report's own fields, so a client reads
+/// it back into this type; its text is its own. Read back from JSON, a
+/// report has everything but the pictures its text form draws from the
+/// game (the board, who is to move), which the JSON does not carry.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Report {
     /// `solve`.
     Solve(SolveReport),
@@ -219,20 +222,21 @@ pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
     }
 }
 
-/// Who moves in `state`, for people.
-pub fn to_move_name<G: Chance>(game: &G, state: &G::State) -> &'static str {
+/// Who moves in `state`: `MAX`, `MIN` or `chance`; nobody once the game
+/// is over.
+pub fn to_move_name<G: Chance>(game: &G, state: &G::State) -> Option<&'static str> {
     if game.is_terminal(state) {
-        "nobody (the game is over)"
+        None
     } else if game.is_chance(state) {
-        "chance"
+        Some("chance")
     } else {
-        game.to_move(state).name()
+        Some(game.to_move(state).name())
     }
 }
 
 /// The game, the position and the search a report is about, and the
 /// position's picture for the text form.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Header {
     /// The game's registered name.
     pub game: String,
@@ -240,12 +244,14 @@ pub struct Header {
     pub position: String,
     /// The search, named by its features (`alphabeta+order+tt64`).
     pub algo: String,
-    /// The board as the game draws it (text form only).
+    /// Who is to move: `MAX`, `MIN` or `chance`; absent once the game is
+    /// over.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub to_move: Option<String>,
+    /// The board as the game draws it (text form only: the JSON does not
+    /// carry it, and a report read back has none).
     #[serde(skip)]
     pub board: String,
-    /// Who is to move, in words (text form only).
-    #[serde(skip)]
-    pub to_move: String,
 }
 
 impl Header {
@@ -256,8 +262,15 @@ impl Header {
             position: game.format_position(state),
             algo,
             board: game.draw(state).trim_end().to_string(),
-            to_move: to_move_name(game, state).to_string(),
+            to_move: to_move_name(game, state).map(str::to_string),
         }
+    }
+
+    /// Who is to move, for people.
+    fn mover(&self) -> &str {
+        self.to_move
+            .as_deref()
+            .unwrap_or("nobody (the game is over)")
     }
 
     /// The same header with the board annotated: each of `notes` written on
@@ -277,7 +290,7 @@ impl Header {
 }
 
 /// What a search cost.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct StatsReport {
     /// Positions visited, root and terminals included.
     pub nodes: u64,
@@ -298,10 +311,8 @@ pub struct StatsReport {
     /// Nodes per second, 0 when too quick to time.
     pub nodes_per_second: f64,
     /// The score search's null-window probes.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub probes: Option<u32>,
-    #[serde(skip)]
-    elapsed: Duration,
 }
 
 impl StatsReport {
@@ -323,14 +334,12 @@ impl StatsReport {
                 0.0
             },
             probes: None,
-            elapsed,
         }
     }
 }
 
 impl fmt::Display for StatsReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let secs = self.elapsed.as_secs_f64();
         write!(
             f,
             "nodes {}, leaves {}, cutoffs {}, depth {}",
@@ -348,16 +357,16 @@ impl fmt::Display for StatsReport {
                 thousands(self.tt_cutoffs)
             )?;
         }
-        write!(f, ", time {:.3} ms", secs * 1e3)?;
-        if secs > 0.0 {
-            write!(f, ", {:.2} M nodes/s", self.nodes as f64 / secs / 1e6)?;
+        write!(f, ", time {:.3} ms", self.time_ms)?;
+        if self.time_ms > 0.0 {
+            write!(f, ", {:.2} M nodes/s", self.nodes_per_second / 1e6)?;
         }
         Ok(())
     }
 }
 
 /// What MCTS cost.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct MctsStats {
     /// Iterations (playouts) run.
     pub iterations: u64,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
@@ -13,18 +13,18 @@ use super::{Number, Score};
 /// legal moves (or the chance outcomes and their odds) and, once the game
 /// is over, who won. The web page's boards are drawn from it, so the rules
 /// live in one place: the game's Rust code.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ShowReport {
     /// The game's registered name.
     pub game: String,
     /// The position in the game's notation.
     pub position: String,
     /// `"MAX"`, `"MIN"`, `"chance"` (nature moves next), or null when over.
-    pub to_move: Option<&'static str>,
+    pub to_move: Option<String>,
     /// Whether the game is over.
     pub terminal: bool,
     /// When over: `"MAX wins"`, `"MIN wins"` or `"draw"`.
-    pub result: Option<&'static str>,
+    pub result: Option<String>,
     /// When over: the utility, MAX's view.
     pub value: Option<Score>,
     /// Every legal move (or chance outcome), in the game's order.
@@ -34,7 +34,7 @@ pub struct ShowReport {
 }
 
 /// One legal move of a [`ShowReport`].
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ShownMove {
     /// The move in the game's notation.
     #[serde(rename = "move")]
@@ -67,14 +67,17 @@ impl ShowReport {
             position: game.format_position(state),
             to_move: match (terminal, chance) {
                 (true, _) => None,
-                (false, true) => Some("chance"),
-                (false, false) => Some(game.to_move(state).name()),
+                (false, true) => Some("chance".to_string()),
+                (false, false) => Some(game.to_move(state).name().to_string()),
             },
             terminal,
-            result: value.map(|v| match v.0.signum() {
-                1 => "MAX wins",
-                -1 => "MIN wins",
-                _ => "draw",
+            result: value.map(|v| {
+                match v.0.signum() {
+                    1 => "MAX wins",
+                    -1 => "MIN wins",
+                    _ => "draw",
+                }
+                .to_string()
             }),
             value: value.map(Score),
             moves: moves
@@ -94,7 +97,7 @@ impl fmt::Display for ShowReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}: {}", self.game, self.position)?;
         writeln!(f, "{}", self.board)?;
-        match (self.result, self.to_move) {
+        match (self.result.as_deref(), self.to_move.as_deref()) {
             (Some(result), _) => writeln!(f, "the game is over: {result}")?,
             (None, Some("chance")) => writeln!(f, "chance moves next")?,
             (None, Some(side)) => writeln!(f, "{side} to move")?,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
@@ -14,7 +14,7 @@ use super::{
 };
 
 /// The result of `solve`: the value, the best move and line, what it cost.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SolveReport {
     /// What was searched.
     #[serde(flatten)]
@@ -24,9 +24,10 @@ pub struct SolveReport {
     pub result: SolveResult,
 }
 
-/// What each kind of search finds at the root.
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
+/// What each kind of search finds at the root, named in the JSON by
+/// `method` (`search`, `expectiminimax`, `score`, `mcts`, `nimber`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "lowercase")]
 pub enum SolveResult {
     /// Minimax, alpha-beta, iterative deepening.
     Search(SearchSolve),
@@ -41,7 +42,7 @@ pub enum SolveResult {
 }
 
 /// A nimber-search result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NimberSolve {
     /// The position's Sprague-Grundy value: 0 exactly when the mover loses.
     pub nimber: u32,
@@ -55,7 +56,7 @@ pub struct NimberSolve {
 }
 
 /// The move a search chose and the line it expects.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BestLine {
     /// The best move, `None` when there is none (the game is over; a chance
     /// root).
@@ -76,7 +77,7 @@ impl BestLine {
 }
 
 /// A minimax, alpha-beta or iterative-deepening result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SearchSolve {
     /// The depth limit, if any.
     pub depth_limit: Option<u32>,
@@ -98,7 +99,7 @@ pub struct SearchSolve {
 }
 
 /// An expectiminimax result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ExpectiminimaxSolve {
     /// The depth limit, if any.
     pub depth_limit: Option<u32>,
@@ -115,7 +116,7 @@ pub struct ExpectiminimaxSolve {
 }
 
 /// A score-search result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScoreSolve {
     /// The score from the view of the side to move.
     pub score: i32,
@@ -128,13 +129,13 @@ pub struct ScoreSolve {
     pub line: BestLine,
     /// What it cost, with the probes.
     pub stats: StatsReport,
-    /// What the score means, in the game's words.
-    #[serde(skip)]
+    /// What the score means, in the game's words (`win in 3 plies`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub note: Option<String>,
 }
 
 /// An MCTS result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MctsSolve {
     /// The most visited move's mean as a value from MAX's view in [-1, 1].
     pub value: Option<f64>,
@@ -300,7 +301,7 @@ impl fmt::Display for SolveReport {
                 let depth = r
                     .depth_limit
                     .map_or(String::new(), |d| format!(" to depth {d}"));
-                writeln!(f, "{} to move; {}{depth}", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}{depth}", h.mover(), h.algo)?;
                 let v = r.value;
                 writeln!(f, "value:     {v} ({})", verdict(r.proven, v.0, r.distance))?;
                 if let Some(m) = r.mate {
@@ -311,7 +312,7 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "stats:     {}", r.stats)
             }
             SolveResult::Expectiminimax(r) => {
-                writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}", h.mover(), h.algo)?;
                 let v = expectiminimax_text(r.value.0, r.win_probability);
                 writeln!(f, "value:     {v} (MAX's view)")?;
                 let best = r.line.best_move.as_deref().unwrap_or("none");
@@ -319,7 +320,7 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "stats:     {}", r.stats)
             }
             SolveResult::Score(r) => {
-                writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}", h.mover(), h.algo)?;
                 let meaning = match (&r.note, r.score.signum()) {
                     (Some(note), _) if !r.weak => format!("the side to move: {note}"),
                     (_, 1) => "the side to move wins".to_string(),
@@ -336,7 +337,7 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "stats:     {} ({probes} null-window probes)", r.stats)
             }
             SolveResult::Nimber(r) => {
-                writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}", h.mover(), h.algo)?;
                 let meaning = if r.nimber == 0 {
                     "the side to move loses: every move leads to a nonzero nimber"
                 } else {
@@ -348,7 +349,7 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "stats:     {}", r.stats)
             }
             SolveResult::Mcts(r) => {
-                writeln!(f, "{} to move; {}", h.to_move, h.algo)?;
+                writeln!(f, "{} to move; {}", h.mover(), h.algo)?;
                 match r.moves.first() {
                     Some(m) => writeln!(
                         f,

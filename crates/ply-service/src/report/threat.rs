@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
@@ -13,7 +13,7 @@ use super::{Header, Number, line, thousands};
 /// The result of `solve --vcf`: the game's threat search alone
 /// ([`ply_core::game::EngineHooks::threat_win`]; in gomoku, victory by
 /// continuous fours).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ThreatReport {
     /// What was searched.
     #[serde(flatten)]
@@ -54,7 +54,7 @@ impl fmt::Display for ThreatReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}: {}", self.header.game, self.header.position)?;
         writeln!(f, "{}", self.header.board)?;
-        writeln!(f, "{} to move; threat search", self.header.to_move)?;
+        writeln!(f, "{} to move; threat search", self.header.mover())?;
         match &self.vcf {
             Some(line) => writeln!(
                 f,

@@ -6,12 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use ply_core::notation::Notation;
 use ply_core::observe::{StepKind, Trace, path_name, value_text};
-use ply_core::score::Window;
 
 use super::{Number, Score};
 
 /// The result of `trace`: a search step by step.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TraceReport {
     /// The game traced.
     pub game: String,
@@ -33,7 +32,7 @@ pub struct TraceReport {
 }
 
 /// A trace's root value: an integer score, or an expectiminimax mean.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum TraceValue {
     /// Minimax or alpha-beta.
@@ -60,19 +59,19 @@ impl fmt::Display for TraceValue {
 }
 
 /// One row of a trace table.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TraceStep {
     /// 1-based.
     pub step: usize,
     /// enter, leaf, update, cutoff or return.
-    pub event: &'static str,
+    pub event: String,
     /// The node, by its path of moves from the root in the game's move
     /// notation joined by dots (`""` for the root; `2.3` in a tree).
     pub node: String,
     /// The node's position in the game's notation.
     pub position: String,
     /// MAX, MIN or CHANCE.
-    pub player: &'static str,
+    pub player: String,
     /// The node's alpha after the step, MAX's view (alpha-beta only).
     pub alpha: Option<Score>,
     /// The node's beta after the step.
@@ -89,12 +88,8 @@ pub struct TraceStep {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probability: Option<f64>,
     /// For a cutoff: children left untried.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub pruned_children: Option<usize>,
-    #[serde(skip)]
-    window: Option<Window>,
-    #[serde(skip)]
-    kind: Option<StepKind>,
 }
 
 /// Names trace nodes: a path of 1-based child indices (`2.3`, in the
@@ -173,10 +168,10 @@ impl TraceReport {
                 let (node, position) = names.name(&s.path);
                 TraceStep {
                     step: i + 1,
-                    event: s.kind.name(),
+                    event: s.kind.name().to_string(),
                     node,
                     position,
-                    player: s.node.name(),
+                    player: s.node.name().to_string(),
                     alpha: s.window.map(|w| Score(w.alpha)),
                     beta: s.window.map(|w| Score(w.beta)),
                     value: Number(s.value),
@@ -184,8 +179,6 @@ impl TraceReport {
                     child_value: s.child.as_ref().map(|c| Number(c.1)),
                     probability: s.child.as_ref().and_then(|c| c.2),
                     pruned_children: (s.kind == StepKind::Cutoff).then_some(s.pruned),
-                    window: s.window,
-                    kind: Some(s.kind),
                 }
             })
             .collect();
@@ -214,10 +207,8 @@ fn signed(v: f64) -> String {
 impl TraceStep {
     /// The step's event in words, as the table's last column.
     fn event_text(&self) -> String {
-        let bound =
-            |w: Window, alpha: bool| Score(if alpha { w.alpha } else { w.beta }).to_string();
-        match self.kind {
-            Some(StepKind::Update) => {
+        match self.event.as_str() {
+            "update" => {
                 let child = self.child.as_deref().unwrap_or("");
                 let v = signed(self.child_value.map_or(0.0, |n| n.0));
                 match self.probability {
@@ -225,16 +216,14 @@ impl TraceStep {
                     None => format!("child {child} returned {v}"),
                 }
             }
-            Some(StepKind::Cutoff) => {
+            "cutoff" => {
                 let n = self.pruned_children.unwrap_or(0);
-                match self.window {
-                    Some(w) => format!(
-                        "CUTOFF (alpha {} >= beta {}): {n} child{} pruned",
-                        bound(w, true),
-                        bound(w, false),
+                match (self.alpha, self.beta) {
+                    (Some(alpha), Some(beta)) => format!(
+                        "CUTOFF (alpha {alpha} >= beta {beta}): {n} child{} pruned",
                         if n == 1 { "" } else { "ren" }
                     ),
-                    None => format!("CUTOFF (Star1: the bounds decide the node): {n} pruned"),
+                    _ => format!("CUTOFF (Star1: the bounds decide the node): {n} pruned"),
                 }
             }
             _ => self.event.to_string(),

@@ -1,0 +1,170 @@
+//! Reports both ways: every kind of report, and every kind of search
+//! within solve and analyze, written as JSON and read back into
+//! [`Report`] is the same report (its JSON again is the same JSON), and
+//! says which command made it (`kind`) and which search (`method`).
+
+use std::sync::Arc;
+
+use ply_service::{Cancel, Command, Limits, Report, Request};
+use serde_json::{Value, json};
+
+/// (command, request): every command, and each search's own result type.
+fn requests() -> Vec<(Command, Value)> {
+    vec![
+        (
+            Command::Solve,
+            json!({"game": "tictactoe", "position": "XO.X..O.."}),
+        ),
+        (
+            Command::Solve,
+            json!({"game": "pig", "position": "35-20+3", "params": {"target": 40}, "depth": 4}),
+        ),
+        (
+            Command::Solve,
+            json!({"game": "connect4", "position": "4455"}),
+        ),
+        (
+            Command::Solve,
+            json!({"game": "tictactoe", "moves": ["4"], "algo": "mcts", "iterations": 300, "seed": 7}),
+        ),
+        (
+            Command::Solve,
+            json!({"game": "grundy", "position": "9", "algo": "nimber"}),
+        ),
+        (
+            Command::Solve,
+            json!({"game": "gomoku", "position": "e8 d8 f8 h4 g8 a1 h5 c1 h6 e1 h7 o15", "vcf": true}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "connect4", "position": "4455", "algo": "id", "depth": 4, "fast_win": true}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "pig", "position": "35-20+3", "params": {"target": 40}, "depth": 3}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "connect4", "position": "44455554221", "algo": "score"}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "grundy", "position": "9", "algo": "nimber"}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "tictactoe", "algo": "mcts", "iterations": 300, "seed": 3}),
+        ),
+        (Command::Compare, json!({"game": "coins", "position": "9"})),
+        (
+            Command::Trace,
+            json!({"tree": "((3 12 8) (2 4 6) (14 5 2))"}),
+        ),
+        (
+            Command::Trace,
+            json!({"tree": "[0.5 (3 12) 0.5 (2 4)]", "star1": true}),
+        ),
+        (
+            Command::Trace,
+            json!({"tree": "((3 12) (2 4))", "dot": true}),
+        ),
+        (Command::Show, json!({"game": "pig", "position": "35-20+3"})),
+        (
+            Command::Show,
+            json!({"game": "tictactoe", "position": "XXXOO...."}),
+        ),
+        (Command::Count, json!({"game": "tictactoe"})),
+        (
+            Command::Perft,
+            json!({"game": "chess", "depth": 2, "divide": true}),
+        ),
+    ]
+}
+
+fn run(command: Command, request: &Value) -> Report {
+    let request = Request::from_json(request.to_string().as_bytes()).expect("a valid request");
+    ply_service::spawn("test", move || {
+        let mut cancel = Cancel::new(Arc::default(), None);
+        ply_service::run(command, &request, &Limits::NONE, &mut cancel)
+    })
+    .unwrap()
+    .join()
+    .unwrap()
+    .unwrap_or_else(|e| panic!("{command}: {}", e.message))
+}
+
+#[test]
+fn every_report_reads_back_as_itself() {
+    let mut methods = std::collections::BTreeSet::new();
+    for (command, request) in requests() {
+        let report = run(command, &request);
+        let written = serde_json::to_value(&report).unwrap();
+        let read: Report = serde_json::from_value(written.clone())
+            .unwrap_or_else(|e| panic!("{request}: {e}\n{written:#}"));
+        assert_eq!(serde_json::to_value(&read).unwrap(), written, "{request}");
+        assert_eq!(
+            std::mem::discriminant(&read),
+            std::mem::discriminant(&report),
+            "{request}"
+        );
+        let kind = written["kind"].as_str().unwrap();
+        let expected = match (&report, command) {
+            (Report::Dot(_), _) => "dot",
+            (Report::Threat(_), _) => "threat",
+            (_, c) => c.name(),
+        };
+        assert_eq!(kind, expected, "{request}");
+        if let Some(m) = written["method"].as_str() {
+            methods.insert(format!("{kind} {m}"));
+        }
+    }
+    // Each search's result type was read back, not only the first that fits.
+    let expected = [
+        "analyze expectiminimax",
+        "analyze mcts",
+        "analyze nimber",
+        "analyze score",
+        "analyze search",
+        "solve expectiminimax",
+        "solve mcts",
+        "solve nimber",
+        "solve score",
+        "solve search",
+    ];
+    assert_eq!(methods.into_iter().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn a_report_read_back_prints_the_same_text_but_the_board() {
+    // The JSON carries everything the text says but the board's picture.
+    for (command, request) in [
+        (
+            Command::Solve,
+            json!({"game": "tictactoe", "position": "XO.X..O.."}),
+        ),
+        (
+            Command::Solve,
+            json!({"game": "connect4", "position": "4455"}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "tictactoe", "position": "XO.X..O.."}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "pig", "position": "35-20+3", "params": {"target": 40}, "depth": 3}),
+        ),
+    ] {
+        let report = run(command, &request);
+        let board = match &report {
+            Report::Solve(r) => r.header.board.clone(),
+            Report::Analyze(r) => r.header.board.clone(),
+            _ => unreachable!(),
+        };
+        assert!(!board.is_empty());
+        let read: Report = serde_json::from_value(serde_json::to_value(&report).unwrap()).unwrap();
+        let text = report.to_string();
+        assert!(text.starts_with(&board), "{text}");
+        assert_eq!(read.to_string(), text.replacen(&board, "", 1), "{request}");
+    }
+}
