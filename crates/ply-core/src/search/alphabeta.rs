@@ -346,7 +346,12 @@ impl<M: Copy + Eq> Engine<M> {
             let n = game.continuation_slots();
             self.continuation = vec![0; n * n];
         }
-        let mut s = Searcher::<G, O, true> {
+        // The textbook search, all features off: compiled apart, with none
+        // of the engine's per-node steps (see `Searcher`'s `PLAIN`).
+        let plain = self.tt.is_none()
+            && self.variant == 0
+            && !(f.shortcuts || f.ordering || f.killers || f.pvs || f.continuation);
+        let mut s = Searcher::<G, O, true, false> {
             game,
             observer,
             scoring: Scoring::new(&options, engine_scoring),
@@ -355,14 +360,18 @@ impl<M: Copy + Eq> Engine<M> {
             engine: self,
             budget,
         };
-        // Two compilations of the search: with a depth limit, and to the
-        // end (where the depth-limited machinery, from quiescence to
-        // futility pruning, is compiled out of every node).
+        // Three compilations of the search: with a depth limit, to the end
+        // (where the depth-limited machinery, from quiescence to futility
+        // pruning, is compiled out of every node), and the textbook search
+        // to the end (where the rest of the engine is compiled out too).
         match (options.tie_break, options.depth.is_some()) {
             (TieBreak::First, true) => s.root(state, window),
-            (TieBreak::First, false) => s.unlimited().root(state, window),
+            (TieBreak::First, false) if plain => s.compiled::<false, true>().root(state, window),
+            (TieBreak::First, false) => s.compiled::<false, false>().root(state, window),
             (TieBreak::Random(seed), true) => s.random_root(state, seed),
-            (TieBreak::Random(seed), false) => s.unlimited().random_root(state, seed),
+            (TieBreak::Random(seed), false) => {
+                s.compiled::<false, false>().random_root(state, seed)
+            }
         }
     }
 }
@@ -411,7 +420,9 @@ impl Features {
             repetition: o.repetition && limited,
             ordering: o.ordering,
             continuation: o.ordering && tuning.history_gravity && tuning.continuation_history,
-            killers: o.killers,
+            // Killers are set by cutoffs only with ordering, so alone they
+            // are inert: off.
+            killers: o.killers && o.ordering,
             pvs: o.pvs,
             tt_exact_depth: o.tt_exact_depth,
             shortcuts: o.shortcuts,
@@ -423,7 +434,11 @@ impl Features {
 /// One search's state. `LIMITED`: the search has a depth limit; without
 /// one, the depth-limited features (quiescence, null move, reductions,
 /// futility, check extensions, repetition) are off, and compiled out.
-struct Searcher<'a, 'b, G: EngineGame, O, const LIMITED: bool> {
+/// `PLAIN` (only without a depth limit): the textbook search, no table, no
+/// ordering, killers, shortcuts or principal-variation search, one thread;
+/// the steps of those features are compiled out, so that the textbook
+/// alpha-beta pays nothing per node for the engine it shares its code with.
+struct Searcher<'a, 'b, G: EngineGame, O, const LIMITED: bool, const PLAIN: bool> {
     game: &'a G,
     observer: &'a mut O,
     scoring: Scoring,
@@ -459,13 +474,14 @@ enum Probe {
     Search(Option<u8>),
 }
 
-impl<'a, 'b, G, O, const LIMITED: bool> Searcher<'a, 'b, G, O, LIMITED>
+impl<'a, 'b, G, O, const LIMITED: bool, const PLAIN: bool> Searcher<'a, 'b, G, O, LIMITED, PLAIN>
 where
     G: EngineGame,
     O: Observer,
 {
-    /// The same search compiled without a depth limit.
-    fn unlimited(self) -> Searcher<'a, 'b, G, O, false> {
+    /// The same search compiled for another mode (see the type's `LIMITED`
+    /// and `PLAIN`).
+    fn compiled<const L: bool, const P: bool>(self) -> Searcher<'a, 'b, G, O, L, P> {
         Searcher {
             game: self.game,
             observer: self.observer,
@@ -475,6 +491,12 @@ where
             engine: self.engine,
             budget: self.budget,
         }
+    }
+
+    /// Whether the game's solver shortcuts are on (never in the textbook search).
+    #[inline(always)]
+    fn shortcuts(&self) -> bool {
+        !PLAIN && self.f.shortcuts
     }
 
     /// Searches the root with `window` and reads off the outcome.
@@ -684,7 +706,7 @@ where
         }
         // Solver shortcut: a move that wins at once decides the node (it is
         // the best possible result), with no search below it.
-        if self.f.shortcuts
+        if self.shortcuts()
             && !no_win
             && let Some((mv, raw)) = game.immediate_win(state)
         {
@@ -710,7 +732,7 @@ where
         alpha: MoverScore,
         beta: MoverScore,
     ) -> Probe {
-        let Some(tt) = &self.engine.tt else {
+        let Some(tt) = self.engine.tt.as_ref().filter(|_| !PLAIN) else {
             return Probe::Search(None);
         };
         at.key = self.game.hash_key(state);
@@ -763,6 +785,11 @@ where
     /// one to compare with, it counts as improving (prune less).
     #[inline(always)]
     fn improving(&mut self, p: usize, eval: Option<MoverScore>) -> bool {
+        // Read only under a depth limit, by the nodes of the same search
+        // below this one.
+        if !LIMITED {
+            return false;
+        }
         self.engine.stack[p].eval = eval;
         let Some(e) = eval else {
             return false;
@@ -787,7 +814,7 @@ where
         eval: Option<MoverScore>,
         improving: bool,
     ) -> Option<MoverScore> {
-        let (Some(margin), Some(eval)) = (self.f.futility, eval) else {
+        let (true, Some(margin), Some(eval)) = (LIMITED, self.f.futility, eval) else {
             return None;
         };
         // In i64: the full window's width overflows an i32.
@@ -887,7 +914,7 @@ where
                 self.game.legal_moves(state, moves);
                 false
             }
-            None => self.f.shortcuts,
+            None => self.shortcuts(),
         };
         // Step 7b. Selective search: under a depth limit, only the moves
         // the game judges worth a look. A judgement, not a proof: a node
@@ -930,7 +957,7 @@ where
     /// loses at once, with this value, and the list is unspecified.
     #[inline]
     fn list_moves(&self, state: &G::State, moves: &mut Vec<G::Move>) -> Option<MaxScore> {
-        if self.f.shortcuts {
+        if self.shortcuts() {
             let lost = self.game.forced_moves(state, moves);
             if lost.is_some() {
                 return lost;
@@ -990,7 +1017,7 @@ where
         moves: &[G::Move],
         tt_index: Option<u8>,
     ) -> Option<G::Move> {
-        let tt = self.engine.tt.as_ref()?;
+        let tt = self.engine.tt.as_ref().filter(|_| !PLAIN)?;
         let natural = &mut self.engine.stack[at.ply as usize].natural;
         natural.clear();
         natural.extend_from_slice(moves);
@@ -1017,6 +1044,9 @@ where
         ply: usize,
         tt_move: Option<G::Move>,
     ) -> bool {
+        if PLAIN {
+            return false;
+        }
         let turned = self.engine.variant > 0 && ply % 2 == 1 && ply <= HELPER_TURNED_PLY;
         match tt_move.and_then(|t| moves.iter().position(|&m| m == t)) {
             Some(pos) if !turned && moves.len() > 1 => {
@@ -1036,6 +1066,9 @@ where
         ply: usize,
         tt_move: Option<G::Move>,
     ) {
+        if PLAIN {
+            return;
+        }
         if self.f.ordering {
             let game = self.game;
             // History heuristic: moves that often refuted elsewhere, first
@@ -1081,7 +1114,7 @@ where
     /// there is none, a null move, or no continuation history).
     #[inline]
     fn continued(&self, p: usize) -> [Option<usize>; 2] {
-        if !self.f.continuation {
+        if PLAIN || !self.f.continuation {
             return [None, None];
         }
         let at = |back: usize| {
@@ -1109,7 +1142,7 @@ where
     /// the continuation history of the replies below it.
     #[inline]
     fn searching(&mut self, p: usize, state: &G::State, mv: Option<G::Move>) {
-        if !self.f.continuation {
+        if PLAIN || !self.f.continuation {
             return;
         }
         let slot = mv.and_then(|m| self.game.continuation_slot(state, m));
@@ -1121,7 +1154,7 @@ where
     /// The killer move at `ply`, when killers are on.
     #[inline]
     fn killer(&self, ply: usize) -> Option<G::Move> {
-        if self.f.killers {
+        if !PLAIN && self.f.killers {
             self.engine.stack[ply].killer
         } else {
             None
@@ -1203,7 +1236,7 @@ where
             // rests on this child alone, so it is proven when the child is.
             if alpha >= beta {
                 best.proven = child_proven;
-                if self.f.ordering {
+                if !PLAIN && self.f.ordering {
                     self.remember_cutoff(state, p, at.depth, mv, &moves[..i]);
                 }
                 if i + 1 < n {
@@ -1244,7 +1277,7 @@ where
         let mut quiet = || *known.get_or_insert_with(|| game.is_quiet(state, mv));
         // Futility pruning: next to the horizon, a quiet move from a
         // position a margin per ply below alpha will not reach it.
-        if let (Some(margin), Some(eval)) = (self.f.futility, node.eval)
+        if let (true, Some(margin), Some(eval)) = (LIMITED, self.f.futility, node.eval)
             && i > 0
             && at.depth <= FUTILITY_DEPTH
             && !extend
@@ -1366,7 +1399,7 @@ where
         let search = |s: &mut Self, depth, lo, hi| {
             s.search(child, c.ply, depth, Some(c.index), c.filtered, lo, hi)
         };
-        if first || !self.f.pvs {
+        if first || PLAIN || !self.f.pvs {
             // A reduced search that beats alpha is not believed: searched
             // again at full depth.
             let (mut v, mut proven) = search(self, c.depth - c.reduce, -beta, -alpha)?;
@@ -1397,7 +1430,7 @@ where
     /// after a fail-low, where every move was refuted).
     #[inline(always)]
     fn store(&mut self, at: At, best: &Best<G::Move>, beta: MoverScore) {
-        let Some(tt) = &self.engine.tt else {
+        let Some(tt) = self.engine.tt.as_ref().filter(|_| !PLAIN) else {
             return;
         };
         let bound = if best.value >= beta {
@@ -1475,7 +1508,7 @@ where
             return Ok((v.for_player(player), terminal));
         }
         // Solver shortcut: a move that wins at once ends the line here too.
-        if self.f.shortcuts
+        if self.shortcuts()
             && let Some((_, raw)) = game.immediate_win(state)
         {
             let v = self.scoring.decided(raw, ply + 1);
@@ -1611,7 +1644,7 @@ where
     /// the table's exact entries, as far as they go and stay legal. Not for
     /// games whose keys merge mirror images: a stored move may be mirrored.
     fn extend_pv(&self, state: &G::State, pv: &mut Vec<G::Move>) {
-        let Some(tt) = &self.engine.tt else {
+        let Some(tt) = self.engine.tt.as_ref().filter(|_| !PLAIN) else {
             return;
         };
         if G::SYMMETRIC_KEYS {
