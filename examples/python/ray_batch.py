@@ -21,7 +21,7 @@ import sys
 import time
 from typing import List, Optional, Tuple
 
-import ply
+import plysearch as ply
 
 # (line number, moves, expected score or None)
 Position = Tuple[int, str, Optional[int]]

@@ -153,9 +153,10 @@ pub trait Shortcuts: Game {
 }
 
 /// The defaults of the depth-limited engine's tuning numbers for one game.
-/// They are options of a search (`SearchOptions::futility_margin`,
-/// `SearchOptions::aspiration_width` override them), not rules: a game only
-/// says what suits its evaluation's scale.
+/// They are options of a search, not rules (`SearchOptions::tuning`
+/// replaces them for one engine): a game only says what suits its
+/// evaluation's scale. Every number of the engine lives here, once; the
+/// options' switches turn the features that use them on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Futility pruning: how far, in evaluation units, one ply of search

@@ -2,11 +2,10 @@
 //! that plays one against another. The CLI's play command, the tests that
 //! pit the engine against a random mover, and (later) MCTS all use it.
 
-use crate::game::EngineGame;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::{Chance, EngineHooks, Evaluation, Game, Shortcuts};
+use crate::game::{EngineGame, Game};
 use crate::observe::NoObserver;
 use crate::search::alphabeta::Engine;
 use crate::search::id::{Iteration, iterate};
@@ -69,7 +68,7 @@ impl<M: Copy + Eq> SearchAgent<M> {
 
     /// Searches `state` and returns what was found, calling `on_iteration`
     /// after each iterative-deepening iteration.
-    pub fn think<G: Evaluation<Move = M> + Shortcuts + EngineHooks + Chance>(
+    pub fn think<G: EngineGame<Move = M>>(
         &mut self,
         game: &G,
         state: &G::State,

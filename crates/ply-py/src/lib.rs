@@ -1,5 +1,5 @@
-//! `ply._ply`: the Rust half of the `ply` Python package (the Python half,
-//! `python/ply/__init__.py`, gives the functions their signatures and
+//! `plysearch._ply`: the Rust half of the `plysearch` Python package (the Python half,
+//! `python/plysearch/__init__.py`, gives the functions their signatures and
 //! docstrings).
 //!
 //! Two entry points, both over ply-service's one dispatch. [`call`] runs
@@ -180,7 +180,7 @@ fn games() -> String {
     serde_json::to_string(&ply_service::report::list_report()).expect("the list serialises")
 }
 
-/// The module: `ply._ply`.
+/// The module: `plysearch._ply`.
 #[pymodule]
 fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call, m)?)?;

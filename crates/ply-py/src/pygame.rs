@@ -28,8 +28,12 @@ const CHECKED_PLAYS: u64 = 2_000;
 #[derive(Clone)]
 pub struct PyState(Arc<Inner>);
 
+/// A state and what its game's functions said of it: each is asked once
+/// per state, as the textbook algorithm asks it, however often the search
+/// needs the answer.
 pub struct Inner {
     obj: Py<PyAny>,
+    player: OnceLock<Player>,
     actions: OnceLock<Vec<Py<PyAny>>>,
     terminal: OnceLock<bool>,
 }
@@ -38,6 +42,7 @@ impl PyState {
     pub fn new(obj: Py<PyAny>) -> Self {
         PyState(Arc::new(Inner {
             obj,
+            player: OnceLock::new(),
             actions: OnceLock::new(),
             terminal: OnceLock::new(),
         }))
@@ -60,17 +65,67 @@ impl PartialEq for PyState {
 impl Eq for PyState {}
 
 impl Hash for PyState {
-    /// Python's hash; an unhashable state hashes to 0 here (tables use
-    /// [`Game::hash_key`], which says so instead).
+    /// Python's hash, or for an unhashable state (a list of lists) its
+    /// [`structural_hash`]: equal states hash alike either way.
     fn hash<H: Hasher>(&self, h: &mut H) {
-        Python::attach(|py| self.0.obj.bind(py).hash().unwrap_or(0)).hash(h);
+        Python::attach(|py| structural_hash(self.0.obj.bind(py), 0)).hash(h);
     }
+}
+
+/// How deep [`structural_hash`] looks into nested containers before it
+/// hashes the `repr` of what is left.
+const HASH_NESTING: u32 = 32;
+
+/// A hash of `obj` that equal values share, hashable or not: Python's own
+/// hash when it has one; for a list, a tuple or a dict (the CS50 board is
+/// a list of lists), one made from its items' hashes, in order for a
+/// sequence and in any order for a dict or a set; for anything else, the
+/// hash of its `repr`. Unhashable states then work with the tables without
+/// a `key(state)`: a table keys positions by 64 bits whatever the game.
+fn structural_hash(obj: &Bound<'_, PyAny>, nesting: u32) -> u64 {
+    use pyo3::types::{PyDict, PyList, PySet, PyTuple};
+    if let Ok(h) = obj.hash() {
+        return h as u64;
+    }
+    // Sequences fold their items in order; sets and dicts sum them, so
+    // that the order they were built in does not matter.
+    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
+    let item = |x: &Bound<'_, PyAny>| structural_hash(x, nesting + 1);
+    if nesting < HASH_NESTING {
+        if let Ok(list) = obj.cast::<PyList>() {
+            return list.iter().fold(0x6c69_7374, |h, x| mix(h, item(&x)));
+        }
+        if let Ok(tuple) = obj.cast::<PyTuple>() {
+            return tuple.iter().fold(0x7475_706c, |h, x| mix(h, item(&x)));
+        }
+        if let Ok(set) = obj.cast::<PySet>() {
+            let sum = set
+                .iter()
+                .fold(0u64, |h, x| h.wrapping_add(mix(1, item(&x))));
+            return mix(0x0073_6574, sum);
+        }
+        if let Ok(dict) = obj.cast::<PyDict>() {
+            let sum = dict.iter().fold(0u64, |h, (k, v)| {
+                h.wrapping_add(mix(mix(2, item(&k)), item(&v)))
+            });
+            return mix(0x6469_6374, sum);
+        }
+    }
+    obj.repr().and_then(|r| r.hash()).map_or(0, |h| h as u64)
 }
 
 impl fmt::Debug for PyState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&Python::attach(|py| repr(self.0.obj.bind(py))))
     }
+}
+
+/// The name of `obj`'s type, for messages.
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
 }
 
 fn repr(obj: &Bound<'_, PyAny>) -> String {
@@ -174,13 +229,41 @@ impl PyGame {
         })
     }
 
-    /// The state's actions, asked once.
+    /// The state's actions, asked once. A set's actions are sorted (when
+    /// they can be compared), so the order a search tries them in, and so
+    /// alpha-beta's node count, does not depend on how Python happens to
+    /// lay out a set: the CS50 module's set of `(i, j)` is tried row by
+    /// row, as the textbook counts (18,297 nodes on the empty board).
     fn actions_of<'a>(&self, state: &'a PyState) -> &'a [Py<PyAny>] {
         state.0.actions.get_or_init(|| {
             self.call(&self.actions, &[&state.0.obj], Vec::new(), |r| {
-                r.try_iter()?
+                let py = r.py();
+                if r.is_none() {
+                    return Err(PyTypeError::new_err(format!(
+                        "actions(state) returned None: it must return the actions possible in the state (a list or a set), an empty one only when terminal(state) is true (is a `return` missing?); state {}",
+                        repr(state.0.obj.bind(py))
+                    )));
+                }
+                let items = r.try_iter().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "actions(state) returned {} ({}), which is not a collection of actions: return a list or a set; state {}",
+                        repr(r),
+                        type_name(r),
+                        repr(state.0.obj.bind(py))
+                    ))
+                })?;
+                let mut actions = items
                     .map(|a| a.map(Bound::unbind))
-                    .collect::<PyResult<Vec<_>>>()
+                    .collect::<PyResult<Vec<_>>>()?;
+                let unordered = r.is_instance_of::<pyo3::types::PySet>()
+                    || r.is_instance_of::<pyo3::types::PyFrozenSet>();
+                if unordered {
+                    let list = pyo3::types::PyList::new(py, &actions)?;
+                    if list.sort().is_ok() {
+                        actions = list.iter().map(Bound::unbind).collect();
+                    }
+                }
+                Ok(actions)
             })
         })
     }
@@ -232,28 +315,10 @@ impl PyGame {
         }
         Ok(state)
     }
-}
 
-impl Game for PyGame {
-    type State = PyState;
-    /// An index into the state's actions.
-    type Move = u32;
-
-    fn initial_state(&self) -> PyState {
-        let obj = Python::attach(|py| {
-            self.initial_state
-                .bind(py)
-                .call0()
-                .map(Bound::unbind)
-                .unwrap_or_else(|e| {
-                    self.fail(e);
-                    py.None()
-                })
-        });
-        PyState::new(obj)
-    }
-
-    fn to_move(&self, state: &PyState) -> Player {
+    /// `player(state)` as MAX or MIN: "MAX" and "MIN", or the game's two
+    /// symbols, the first mover's being MAX.
+    fn ask_player(&self, state: &PyState) -> Player {
         let symbol = self.call(&self.player, &[&state.0.obj], None, |r| {
             Ok(Some(r.str()?.to_string()))
         });
@@ -294,15 +359,43 @@ impl Game for PyGame {
             }
         }
     }
+}
+
+impl Game for PyGame {
+    type State = PyState;
+    /// An index into the state's actions.
+    type Move = u32;
+
+    fn initial_state(&self) -> PyState {
+        let obj = Python::attach(|py| {
+            self.initial_state
+                .bind(py)
+                .call0()
+                .map(Bound::unbind)
+                .unwrap_or_else(|e| {
+                    self.fail(e);
+                    py.None()
+                })
+        });
+        PyState::new(obj)
+    }
+
+    fn to_move(&self, state: &PyState) -> Player {
+        *state.0.player.get_or_init(|| self.ask_player(state))
+    }
 
     fn legal_moves(&self, state: &PyState, moves: &mut Vec<u32>) {
         if self.is_terminal(state) {
             return;
         }
         let n = self.actions_of(state).len() as u32;
+        if n == 0 && !self.failed() {
+            self.fail(PyValueError::new_err(format!(
+                "actions(state) returned no actions, but terminal(state) is False: a state with no move must be terminal (check terminal(), or actions()); state {state:?}"
+            )));
+        }
         moves.extend(0..n);
     }
-
     fn play(&self, state: &PyState, mv: u32) -> PyState {
         if self.failed() {
             return state.clone();
@@ -318,6 +411,14 @@ impl Game for PyGame {
                 .bind(py)
                 .call1((state.0.obj.bind(py), action.bind(py)))
             {
+                Ok(next) if next.is_none() => {
+                    self.fail(PyTypeError::new_err(format!(
+                        "result(state, action) returned None (action {}): it must return the state after the action (is a `return` missing?); state {}",
+                        repr(action.bind(py)),
+                        repr(state.0.obj.bind(py))
+                    )));
+                    state.clone()
+                }
                 Ok(next) => {
                     if let Some(before) = before {
                         let after = repr(state.0.obj.bind(py));
@@ -360,22 +461,13 @@ impl Game for PyGame {
         }
         Python::attach(|py| {
             let obj = state.0.obj.bind(py);
-            let key = match &self.key {
-                Some(key) => key.bind(py).call1((obj,)),
-                None => Ok(obj.clone()),
+            let Some(key) = &self.key else {
+                return structural_hash(obj, 0);
             };
-            match key.and_then(|k| k.hash()) {
-                Ok(h) => h as u64,
+            match key.bind(py).call1((obj,)) {
+                Ok(k) => structural_hash(&k, 0),
                 Err(e) => {
-                    let what = if self.key.is_some() {
-                        "key(state)"
-                    } else {
-                        "the state"
-                    };
-                    self.fail(PyTypeError::new_err(format!(
-                        "{what} is not hashable ({e}), and a table needs a key: give the game key(state) returning something hashable (a tuple or a string), or search without a table; state {}",
-                        repr(obj)
-                    )));
+                    self.fail(e);
                     0
                 }
             }

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import ply
+import plysearch as ply
 
 ROOT = Path(__file__).resolve().parents[3]
 PLY = Path(os.environ.get("PLY_BIN", ROOT / "target" / "release" / "ply"))

@@ -2,7 +2,7 @@
 
 import pytest
 
-import ply
+import plysearch as ply
 import lesson_games
 from lesson_games import TicTacToe, board
 
@@ -99,13 +99,23 @@ def test_an_action_not_in_actions_is_named():
         ply.solve(TicTacToe(), moves=[0, 0])
 
 
-def test_an_unhashable_state_with_a_table_is_named():
+def test_an_unhashable_state_is_keyed_by_its_contents():
+    # No key(): the list-of-lists board gets one made from its cells, and
+    # the table finds the same transpositions as with key().
     class NoKey(TicTacToe):
         key = None
-    with pytest.raises(TypeError, match="not hashable"):
-        ply.solve(NoKey(), algo="alphabeta", tt_mb=1)
-    # Without a table an unhashable state is fine.
-    assert ply.solve(NoKey(), algo="alphabeta")["value"] == 0
+    keyed = ply.solve(TicTacToe(), algo="alphabeta", tt_mb=1)
+    plain = ply.solve(NoKey(), algo="alphabeta", tt_mb=1)
+    assert plain["value"] == keyed["value"] == 0
+    assert plain["stats"]["nodes"] == keyed["stats"]["nodes"]
+
+
+def test_a_key_that_raises_reaches_the_caller():
+    class BadKey(TicTacToe):
+        def key(self, state):
+            raise KeyError("the learner's key")
+    with pytest.raises(KeyError, match="the learner's key"):
+        ply.solve(BadKey(), algo="alphabeta", tt_mb=1)
 
 
 def test_exceptions_reach_the_caller_with_their_traceback():

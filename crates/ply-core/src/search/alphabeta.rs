@@ -28,12 +28,11 @@
 //! returns an [`SearchError`] that travels up the tree by `?`; each node tells
 //! the observer it exits in one place, whatever happened.
 
-use crate::game::EngineGame;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::game::{Chance, EngineHooks, Evaluation, Shortcuts, Tuning, sort_by_priority};
+use crate::game::{EngineGame, EngineHooks, Tuning, sort_by_priority};
 use crate::observe::Observer;
 use crate::score::{
     MaxScore, MoverScore, Player, Window, distance_to_node, distance_to_root, is_decided,
@@ -168,7 +167,7 @@ pub struct Engine<M> {
     tt: Option<Arc<TransTable>>,
     history: Vec<i32>,
     /// Continuation history: `slots × slots` scores (the game's
-    /// [`Evaluation::continuation_slots`]), the earlier move's continuation
+    /// [`EngineHooks::continuation_slots`]), the earlier move's continuation
     /// slot first; made by the first search that uses it.
     continuation: Vec<i32>,
     stack: Vec<Frame<M>>,
@@ -299,7 +298,7 @@ impl<M: Copy + Eq> Engine<M> {
         observer: &mut O,
     ) -> Result<Outcome<M>, SearchError>
     where
-        G: Evaluation<Move = M> + Shortcuts + EngineHooks + Chance,
+        G: EngineGame<Move = M>,
         O: Observer,
     {
         let window = (MoverScore::NEG_INF, MoverScore::INF);
@@ -323,7 +322,7 @@ impl<M: Copy + Eq> Engine<M> {
         observer: &mut O,
     ) -> Result<Outcome<M>, SearchError>
     where
-        G: Evaluation<Move = M> + Shortcuts + EngineHooks + Chance,
+        G: EngineGame<Move = M>,
         O: Observer,
     {
         let mut options = self.options;
@@ -413,7 +412,7 @@ impl Features {
             reductions: o.reductions && limited,
             check_extension: o.check_extension && limited,
             futility: if o.futility && limited {
-                o.futility_margin.or(tuning.futility_margin)
+                tuning.futility_margin
             } else {
                 None
             },

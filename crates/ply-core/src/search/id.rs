@@ -174,8 +174,9 @@ fn deepen<G: EngineGame, O: Observer>(
         .or(options.time_limit.map(|t| t.mul_f64(START_FRACTION)));
     let mut stretch = 1.0;
     let window = options
+        .tuning
+        .unwrap_or(G::TUNING)
         .aspiration_width
-        .or(options.tuning.unwrap_or(G::TUNING).aspiration_width)
         .filter(|_| options.aspiration);
     loop {
         // Depth 1 runs to the end unless the clock's hard limit passes (or

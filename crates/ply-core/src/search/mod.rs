@@ -184,21 +184,15 @@ pub struct SearchOptions {
     pub reductions: bool,
     /// One more ply after a move that leaves the opponent [`EngineHooks::in_check`](crate::game::EngineHooks::in_check).
     pub check_extension: bool,
-    /// Aspiration windows in iterative deepening, of width
+    /// Aspiration windows in iterative deepening, of the tuning's
     /// `aspiration_width`.
     pub aspiration: bool,
-    /// The aspiration window's half-width in evaluation units; `None`: the
-    /// game's default ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)).
-    pub aspiration_width: Option<i32>,
-    /// Futility pruning near the leaves, with margin `futility_margin`.
+    /// Futility pruning near the leaves, with the tuning's `futility_margin`.
     pub futility: bool,
     /// A position that
     /// [`EngineHooks::is_repetition`](crate::game::EngineHooks::is_repetition)
     /// calls a repetition is scored a draw inside a depth-limited search.
     pub repetition: bool,
-    /// The futility margin per ply in evaluation units; `None`: the game's
-    /// default ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)).
-    pub futility_margin: Option<i32>,
     /// Threads for the engine's searches (iterative deepening and the
     /// score search): helpers share the table ("lazy SMP"); 0 or 1: one.
     pub threads: usize,
@@ -213,8 +207,8 @@ pub struct SearchOptions {
     /// The engine's tuning numbers instead of the game's
     /// ([`EngineHooks::TUNING`](crate::game::EngineHooks::TUNING)): how
     /// engine developers try a variant in self-play without rebuilding
-    /// (`ply uci --tune`). `futility_margin` and `aspiration_width`
-    /// above still override these.
+    /// (`ply uci --tune`). Every number of the engine is here, in one
+    /// place; the switches above only turn features on.
     pub tuning: Option<crate::game::Tuning>,
 }
 
@@ -239,10 +233,8 @@ impl Default for SearchOptions {
             reductions: false,
             check_extension: false,
             aspiration: false,
-            aspiration_width: None,
             futility: false,
             repetition: false,
-            futility_margin: None,
             threads: 0,
             soft_time_limit: None,
             selective: false,

@@ -1,4 +1,7 @@
-"""ply: game-tree search in Rust, from Python.
+"""plysearch: ply's game-tree search in Rust, from Python.
+
+The package is ``plysearch`` (``pip install plysearch``; PyPI's ``ply`` is
+Python Lex-Yacc, another project); the examples import it as ``ply``.
 
 Two kinds of game:
 
@@ -14,14 +17,15 @@ Two kinds of game:
   functions ``initial_state()``, ``player(state)``, ``actions(state)``,
   ``result(state, action)``, ``terminal(state)`` and ``utility(state)``
   (MAX's view), and optionally ``evaluate(state)`` (for depth limits) and
-  ``key(state)`` (a hashable key, for tables). ``player`` returns "MAX" or
+  ``key(state)`` (a cheaper key for tables; without it a state is keyed
+  by its contents, hashable or not). ``player`` returns "MAX" or
   "MIN", or the game's two symbols, the first mover's being MAX. Pass the
   object instead of a name to ``solve``, ``analyze``, ``compare``,
   ``best_move`` and ``trace_game``: ply's searches (minimax, alpha-beta,
   iterative deepening, MCTS) call your functions. Exceptions they raise
   reach you with their traceback.
 
->>> import ply
+>>> import plysearch as ply
 >>> ply.solve("tictactoe", algo="alphabeta")["value"]
 0
 """
@@ -117,7 +121,7 @@ def solve(
     default: the game's engine. ``depth`` limits the search (an evaluation
     scores the horizon), ``time_ms`` bounds iterative deepening and MCTS,
     ``tt_mb``, ``order``, ``pvs``, ``fast_win`` add engine features to
-    alpha-beta (a table needs hashable states or ``key(state)``),
+    alpha-beta,
     ``seed`` and ``iterations`` are MCTS's. ``vcf=True`` runs only the
     game's threat search (gomoku: a victory by continuous fours), returning
     ``vcf`` (the winning line, or ``None``) and ``complete``.

@@ -1,4 +1,4 @@
-"""The Rust half of ply (see the package's docstring); use the functions of `ply` itself."""
+"""The Rust half of plysearch (see the package's docstring); use the functions of `plysearch` itself."""
 
 from typing import Any, List, Optional
 
