@@ -72,3 +72,13 @@ def test_actions_returning_none_or_a_number():
         ply.solve(bugged(actions=actions), algo="minimax")
     with pytest.raises(TypeError, match=r"actions\(state\) returned 9 \(int\), which is not a collection"):
         ply.solve(bugged(actions=lambda board: 9), algo="minimax")
+
+
+def test_a_misspelt_algo_is_named_in_python_words():
+    for game in ("tictactoe", cs50_tictactoe):
+        with pytest.raises(ValueError, match=r"algo='minmax' is not one of ply's searches: minimax, alphabeta, .*did you mean algo='minimax'\?"):
+            ply.solve(game, algo="minmax")
+    with pytest.raises(ValueError, match=r"algo='alpha-beta' .*did you mean algo='alphabeta'\?"):
+        ply.trace("((3 5) (2 9))", algo="alpha-beta")
+    with pytest.raises(TypeError, match=r"algo= must be a search's name \(a str\), not int"):
+        ply.analyze("tictactoe", algo=3)

@@ -32,6 +32,7 @@ Two kinds of game:
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
@@ -56,8 +57,23 @@ def _loads(text: str) -> Report:
     return json.loads(text, object_hook=Report)
 
 
+_ALGOS: List[str] = [a["name"] for a in json.loads(_ply.games())["algorithms"]]
+
+
+def _check_algo(algo: Any) -> None:
+    """``algo=`` names one of ply's searches, or says which it could mean."""
+    if algo is None or algo in _ALGOS:
+        return
+    if not isinstance(algo, str):
+        raise TypeError(f"algo= must be a search's name (a str), not {type(algo).__name__}")
+    close = difflib.get_close_matches(algo, _ALGOS, n=1)
+    hint = f"; did you mean algo={close[0]!r}?" if close else ""
+    raise ValueError(f"algo={algo!r} is not one of ply's searches: {', '.join(_ALGOS)}{hint}")
+
+
 def _request(game: Optional[str], kw: Mapping[str, Any]) -> str:
     """The JSON request for the command line's flags given as keywords."""
+    _check_algo(kw.get("algo"))
     body: Dict[str, Any] = {} if game is None else {"game": game}
     for name, value in kw.items():
         if value is None or value is False:
