@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use ply_core::game::Chance;
 use ply_core::notation::Notation;
 
-use super::{Number, Score};
+use super::{Number, Score, to_move_name};
 
 /// The result of `show`: a position as a player meets it — whose turn, the
 /// legal moves (or the chance outcomes and their odds) and, once the game
@@ -65,11 +65,7 @@ impl ShowReport {
         ShowReport {
             game: name.to_string(),
             position: game.format_position(state),
-            to_move: match (terminal, chance) {
-                (true, _) => None,
-                (false, true) => Some("chance".to_string()),
-                (false, false) => Some(game.to_move(state).name().to_string()),
-            },
+            to_move: to_move_name(game, state).map(str::to_string),
             terminal,
             result: value.map(|v| {
                 match v.0.signum() {
