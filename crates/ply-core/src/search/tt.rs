@@ -164,12 +164,12 @@ pub fn work_of(nodes: u64) -> u8 {
 /// Asks the kernel to back `memory` with huge pages (a hint: ignored where
 /// it cannot be given). Called before the memory is first touched, since
 /// pages are chosen when they are first written.
-fn advise_huge_pages<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
+fn advise_huge_pages(memory: *mut u8, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
-        let start = memory.as_mut_ptr() as usize;
-        let end = start + std::mem::size_of_val(memory);
+        let start = memory as usize;
+        let end = start + bytes;
         let first = start.next_multiple_of(PAGE);
         if end > first {
             // SAFETY: madvise only advises: the range lies inside this
@@ -185,7 +185,78 @@ fn advise_huge_pages<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = memory;
+    let _ = (memory, bytes);
+}
+
+/// The table's buckets, in memory that comes zeroed from the allocator:
+/// an all-zero bucket is an empty one, so nothing is written at creation,
+/// and a large block (which the allocator maps fresh from the system)
+/// costs only the pages a search touches. Filling a `Vec` with empty
+/// buckets instead wrote every page of it: 13 ms for the default 64 MiB,
+/// paid by every `ply.solve` from Python on a Connect Four line whose
+/// search takes 30 us. (`alloc_zeroed` with more than the allocator's
+/// least alignment zeroes the block itself, page by page; asked for
+/// 8-byte alignment, it is `calloc`, which knows fresh pages are zero.
+/// The block is over-allocated by one bucket and aligned inside.)
+struct Buckets {
+    /// The block as allocated, and its layout, to give it back.
+    block: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    /// The first bucket (64-byte aligned, inside the block) and how many.
+    first: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics only, shared as `&[Bucket]` (which is
+// Send and Sync); `Buckets` owns its block alone.
+unsafe impl Send for Buckets {}
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `count` empty buckets (at least one).
+    fn zeroed(count: usize) -> Self {
+        use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+        let count = count.max(1);
+        let align = std::mem::align_of::<Bucket>();
+        let bytes = count
+            .checked_add(1)
+            .and_then(|n| n.checked_mul(std::mem::size_of::<Bucket>()))
+            .expect("the table's size was checked (check_size)");
+        let layout = Layout::from_size_align(bytes, 8).expect("a valid layout");
+        // SAFETY: the layout's size is not zero.
+        let raw = unsafe { alloc_zeroed(layout) };
+        let Some(block) = std::ptr::NonNull::new(raw) else {
+            handle_alloc_error(layout)
+        };
+        let skip = raw.align_offset(align);
+        // SAFETY: `skip` < 64 and the block holds `count + 1` buckets of
+        // 64 bytes, so `count` aligned buckets fit from `raw + skip`; zero
+        // bits are a valid (empty) `Bucket`: two `AtomicU64`s a slot.
+        let first = unsafe { raw.add(skip) };
+        advise_huge_pages(first, count * std::mem::size_of::<Bucket>());
+        Buckets {
+            block,
+            layout,
+            first: std::ptr::NonNull::new(first.cast()).expect("inside a non-null block"),
+            len: count,
+        }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `first` points at `len` initialised (zeroed) buckets
+        // inside the block, which lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: the block was allocated with this layout and is freed once.
+        unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) }
+    }
 }
 
 /// Buckets in use when a table is new or cleared: 1 MiB, about what one
@@ -223,7 +294,7 @@ struct Padded(AtomicUsize);
 /// 50 nodes a solve, 10.4 -> 4.6 us a position; `Test_L2_R2`, 38,000
 /// nodes, 4.9 -> 3.4 ms.)
 pub struct TransTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     /// Buckets in use, minus one (a power of two minus one).
     mask: AtomicUsize,
     /// Slots filled since the last clear.
@@ -243,9 +314,7 @@ impl TransTable {
     /// of buckets; at least one bucket).
     pub fn new(mib: usize) -> Self {
         let count = Self::buckets_for(mib);
-        let mut buckets = Vec::with_capacity(count);
-        advise_huge_pages(buckets.spare_capacity_mut());
-        buckets.resize_with(count, Bucket::default);
+        let buckets = Buckets::zeroed(count);
         TransTable {
             buckets,
             mask: AtomicUsize::new(count.min(FIRST_BUCKETS) - 1),
