@@ -13,20 +13,56 @@ use crate::notation::Notation;
 /// moves [`Notation::perft_moves`] lists. Perft is the
 /// standard test of a move generator: each game has published counts.
 pub fn perft<G: Notation>(game: &G, state: &G::State, depth: u32) -> u64 {
-    let mut buffers = Vec::new();
-    perft_rec(game, state, depth, &mut buffers)
+    perft_until(game, state, depth, &mut || false).expect("never stopped")
+}
+
+/// How often a walk of the tree ([`perft_until`], [`count_positions_until`])
+/// asks whether to stop: every this many positions (a few milliseconds).
+const ASK_EVERY: u64 = 1 << 14;
+
+/// A perft walk: the move buffers it reuses, and its stop.
+struct Walk<'a, M> {
+    buffers: Vec<Vec<M>>,
+    interior: u64,
+    stop: &'a mut dyn FnMut() -> bool,
+    stopped: bool,
+}
+
+/// [`perft`], asking `stop` every few thousand positions: `None` once it
+/// answers true (Ctrl-C, a client gone, a server's time limit).
+pub fn perft_until<G: Notation>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
+    let mut walk = Walk {
+        buffers: Vec::new(),
+        interior: 0,
+        stop,
+        stopped: false,
+    };
+    let n = perft_rec(game, state, depth, &mut walk);
+    (!walk.stopped).then_some(n)
 }
 
 fn perft_rec<G: Notation>(
     game: &G,
     state: &G::State,
     depth: u32,
-    buffers: &mut Vec<Vec<G::Move>>,
+    walk: &mut Walk<'_, G::Move>,
 ) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut moves = buffers.pop().unwrap_or_default();
+    walk.interior += 1;
+    if walk.interior.is_multiple_of(ASK_EVERY) && (walk.stop)() {
+        walk.stopped = true;
+    }
+    if walk.stopped {
+        return 0;
+    }
+    let mut moves = walk.buffers.pop().unwrap_or_default();
     moves.clear();
     game.perft_moves(state, &mut moves);
     let n = if depth == 1 {
@@ -34,24 +70,34 @@ fn perft_rec<G: Notation>(
     } else {
         moves
             .iter()
-            .map(|&m| perft_rec(game, &game.play(state, m), depth - 1, buffers))
+            .map(|&m| perft_rec(game, &game.play(state, m), depth - 1, walk))
             .sum()
     };
-    buffers.push(moves);
+    walk.buffers.push(moves);
     n
 }
 
 /// Perft split by first move: each legal move with the perft of `depth - 1`
 /// after it. The numbers add up to `perft(depth)`.
 pub fn perft_divide<G: Notation>(game: &G, state: &G::State, depth: u32) -> Vec<(G::Move, u64)> {
+    perft_divide_until(game, state, depth, &mut || false).expect("never stopped")
+}
+
+/// [`perft_divide`], stopped as [`perft_until`] is.
+pub fn perft_divide_until<G: Notation>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Vec<(G::Move, u64)>> {
     let mut moves = Vec::new();
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     game.perft_moves(state, &mut moves);
     moves
         .into_iter()
-        .map(|m| (m, perft(game, &game.play(state, m), depth - 1)))
+        .map(|m| Some((m, perft_until(game, &game.play(state, m), depth - 1, stop)?)))
         .collect()
 }
 
@@ -79,12 +125,37 @@ pub fn count_positions_within<G: Game>(
     state: &G::State,
     max: u64,
 ) -> Option<PositionCount> {
+    count_positions_until(game, state, max, &mut || false).ok()
+}
+
+/// Why a count ended without its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountEnded {
+    /// More than the cap of distinct positions.
+    Cap,
+    /// `stop` answered true.
+    Stopped,
+}
+
+/// [`count_positions_within`], asking `stop` every few thousand positions
+/// (Ctrl-C, a client gone, a server's time limit).
+pub fn count_positions_until<G: Game>(
+    game: &G,
+    state: &G::State,
+    max: u64,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<PositionCount, CountEnded> {
     let mut seen: HashSet<G::State> = HashSet::new();
     let mut stack = vec![state.clone()];
     seen.insert(state.clone());
     let mut terminal = 0;
     let mut moves = Vec::new();
+    let mut walked = 0u64;
     while let Some(s) = stack.pop() {
+        walked += 1;
+        if walked.is_multiple_of(ASK_EVERY) && stop() {
+            return Err(CountEnded::Stopped);
+        }
         if game.is_terminal(&s) {
             terminal += 1;
             continue;
@@ -95,14 +166,14 @@ pub fn count_positions_within<G: Game>(
             let child = game.play(&s, m);
             if !seen.contains(&child) {
                 if seen.len() as u64 >= max {
-                    return None;
+                    return Err(CountEnded::Cap);
                 }
                 seen.insert(child.clone());
                 stack.push(child);
             }
         }
     }
-    Some(PositionCount {
+    Ok(PositionCount {
         positions: seen.len() as u64,
         terminal,
     })
