@@ -89,6 +89,13 @@ pub struct MctsResult<M> {
     pub tree_nodes: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
+    /// A playout went [`MAX_PLY`] plies without the game ending, and the
+    /// search stopped there: a game whose random play does not end in
+    /// that many moves almost surely cannot end (a move that changes
+    /// nothing, a rule missing from `is_terminal`), and the statistics
+    /// of such playouts say nothing. Front ends report it as
+    /// [`SearchError::TooDeep`](crate::search::SearchError::TooDeep).
+    pub endless: bool,
 }
 
 impl<M> MctsResult<M> {
@@ -132,6 +139,8 @@ pub struct Mcts<G: Chance + Playouts> {
     max_nodes: usize,
     /// Playout plies since [`Mcts::run`] last looked at the clock.
     plies: u64,
+    /// A playout reached [`MAX_PLY`] (see [`MctsResult::endless`]).
+    endless: bool,
 }
 
 /// Playout plies after which [`Mcts::run`] looks at the clock even before
@@ -161,6 +170,7 @@ impl<G: Chance + Playouts> Mcts<G> {
             outcomes: Vec::new(),
             max_nodes: MAX_TREE_NODES,
             plies: 0,
+            endless: false,
         };
         t.nodes.push(Self::make_node(game, state, None, NONE, None));
         t
@@ -198,11 +208,18 @@ impl<G: Chance + Playouts> Mcts<G> {
         self.nodes.len()
     }
 
-    /// Runs `iterations` iterations (stopping early at `deadline`, or once
-    /// the tree holds `max_nodes`); returns how many ran.
+    /// Whether a playout reached [`MAX_PLY`] plies without the game
+    /// ending (see [`MctsResult::endless`]); the tree grows no more.
+    pub fn is_endless(&self) -> bool {
+        self.endless
+    }
+
+    /// Runs `iterations` iterations (stopping early at `deadline`, once
+    /// the tree holds `max_nodes`, or at an endless playout); returns how
+    /// many ran.
     pub fn run(&mut self, game: &G, iterations: u64, deadline: Option<Instant>) -> u64 {
         let mut done = 0;
-        while done < iterations && self.nodes.len() < self.max_nodes {
+        while done < iterations && self.nodes.len() < self.max_nodes && !self.endless {
             // Look at the clock every 64 iterations (cheap, and often
             // enough), or sooner once the playouts since the last look
             // were long (a game written in Python, a game that may not
@@ -321,9 +338,9 @@ impl<G: Chance + Playouts> Mcts<G> {
     }
 
     /// Plays to the end at random; the result for MAX: 1 win, 1/2 draw, 0 loss.
-    /// A playout that has not ended after [`MAX_PLY`] plies counts as a
-    /// draw, so a game that can go on for ever cannot hang an iteration
-    /// (and with it the time limit and the stop, looked at in between).
+    /// A playout that has not ended after [`MAX_PLY`] plies stops there
+    /// and marks the tree endless (see [`MctsResult::endless`]), so a game
+    /// that can go on for ever cannot hang an iteration, and is named.
     fn playout(&mut self, game: &G, mut state: G::State) -> f64 {
         let mut moves = std::mem::take(&mut self.moves);
         let mut plies = 0;
@@ -345,6 +362,7 @@ impl<G: Chance + Playouts> Mcts<G> {
         self.moves = moves;
         self.plies += u64::from(plies);
         if !game.is_terminal(&state) {
+            self.endless = plies >= MAX_PLY;
             return 0.5;
         }
         match game.utility(&state).0.signum() {
@@ -542,6 +560,10 @@ impl<G: Chance + Playouts> Grow<'_, G> {
             let until = self.deadline.map_or(slice, |d| d.min(slice));
             done += tree.run(self.game, share - done, Some(until));
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if tree.is_endless() {
+                // The other trees play the same game: stop them too.
+                self.halt.store(true, Ordering::Relaxed);
+            }
             if done >= share || late || tree.is_full() || self.halt.load(Ordering::Relaxed) {
                 break;
             }
@@ -552,12 +574,17 @@ impl<G: Chance + Playouts> Grow<'_, G> {
                 break;
             }
         }
-        (tree.root_moves(), done, tree.size() as u64)
+        (
+            tree.root_moves(),
+            done,
+            tree.size() as u64,
+            tree.is_endless(),
+        )
     }
 }
 
-/// One tree's root moves, iterations run and size.
-type TreeResult<M> = (Vec<MctsMove<M>>, u64, u64);
+/// One tree's root moves, iterations run, size, and whether a playout was endless.
+type TreeResult<M> = (Vec<MctsMove<M>>, u64, u64, bool);
 
 /// Sums the root statistics of several trees, in the game's move order for ties.
 fn merge<G: Chance + Playouts>(
@@ -583,10 +610,11 @@ fn merge<G: Chance + Playouts>(
             )
         })
         .collect();
-    let (mut iterations, mut tree_nodes) = (0, 0);
-    for (root, done, size) in results {
+    let (mut iterations, mut tree_nodes, mut endless) = (0, 0, false);
+    for (root, done, size, stuck) in results {
         iterations += done;
         tree_nodes += size;
+        endless |= stuck;
         for m in root {
             if let Some(slot) = moves.iter_mut().find(|(x, _)| x.mv == m.mv) {
                 slot.0.visits += m.visits;
@@ -612,6 +640,7 @@ fn merge<G: Chance + Playouts>(
         iterations,
         tree_nodes,
         elapsed,
+        endless,
     }
 }
 
@@ -664,7 +693,7 @@ impl<G: Chance + Playouts> MctsAgent<G> {
         merge(
             game,
             state,
-            vec![(moves, done, tree.size() as u64)],
+            vec![(moves, done, tree.size() as u64, tree.is_endless())],
             start.elapsed(),
         )
     }
