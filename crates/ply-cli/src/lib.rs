@@ -51,7 +51,7 @@ impl From<ply_service::Error> for CliError {
             ErrorKind::Limit | ErrorKind::Disagreement | ErrorKind::Internal => 1,
         };
         CliError {
-            message: e.message,
+            message: e.to_string(),
             code,
         }
     }

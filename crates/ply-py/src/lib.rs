@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
+use ply_service::error::Words;
 use ply_service::{Cancel, Command, Error, ErrorKind, Limits, Report, Request};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -31,12 +32,15 @@ const SIGNAL_EVERY: Duration = Duration::from_millis(50);
 /// A service error as a Python exception: bad input, a cap passed and
 /// searches that disagree are `ValueError`s (the caller's to act on);
 /// the rest `RuntimeError`s.
+/// The message names the request's fields as Python's keywords
+/// (`time_ms=`, `moves=`).
 fn py_error(e: Error) -> PyErr {
+    let message = e.message(Words::Keywords);
     match e.kind {
         ErrorKind::Input | ErrorKind::Limit | ErrorKind::Disagreement => {
-            PyValueError::new_err(e.message)
+            PyValueError::new_err(message)
         }
-        ErrorKind::Stopped | ErrorKind::Internal => PyRuntimeError::new_err(e.message),
+        ErrorKind::Stopped | ErrorKind::Internal => PyRuntimeError::new_err(message),
     }
 }
 

@@ -154,7 +154,7 @@ mod tests {
         }
         let err = "minmax".parse::<Algo>().unwrap_err();
         assert_eq!(
-            err.message,
+            err.message(crate::error::Words::Fields),
             "'minmax' is not a search: give one of minimax, alphabeta, id, expectiminimax, mcts, score, nimber"
         );
     }

@@ -43,7 +43,7 @@ mod run;
 
 pub use algo::Algo;
 pub use control::{Cancel, Control, Tell, Thinking};
-pub use error::{Error, ErrorKind};
+pub use error::{Error, ErrorKind, Words};
 pub use plan::{Plan, configure};
 pub use report::Report;
 pub use request::{Command, Limits, Request};

@@ -8,7 +8,7 @@ use ply_core::registry::GameSpec;
 use ply_core::search::{Algorithm, DEFAULT_TT_MB, MctsOptions, SearchOptions, TieBreak, describe};
 
 use crate::algo::Algo;
-use crate::error::Error;
+use crate::error::{Error, field, field_is};
 use crate::request::Request;
 
 /// MCTS's iterations when a request names none.
@@ -58,8 +58,13 @@ impl Plan {
                 describe(Algorithm::AlphaBeta, options)
             ),
             Plan::Mcts(o) => format!(
-                "mcts ({} iterations, c={:.3}, seed {}, {} thread{})",
-                o.iterations.unwrap_or(0),
+                "mcts ({}, c={:.3}, seed {}, {} thread{})",
+                match (o.iterations, o.time_limit) {
+                    (Some(n), None) => format!("{n} iterations"),
+                    (Some(n), Some(t)) => format!("{n} iterations within {} ms", t.as_millis()),
+                    (None, Some(t)) => format!("{} ms", t.as_millis()),
+                    (None, None) => "until stopped".to_string(),
+                },
                 o.c,
                 o.seed,
                 o.threads,
@@ -73,7 +78,7 @@ impl Plan {
 /// [`ply_core::search::tt::TransTable::check_size`]).
 pub fn check_table(mib: usize) -> Result<(), Error> {
     ply_core::search::tt::TransTable::check_size(mib)
-        .map_err(|e| Error::input(format!("--tt-mb {mib}: {e}")))
+        .map_err(|e| Error::input(format!("{}: {e}", field_is("tt_mb", mib))))
 }
 
 /// The plan the search flags ask for on `state`. Without `--algo`: the
@@ -89,7 +94,10 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
 ) -> Result<Plan, Error> {
     let threads = request.threads.unwrap_or(1);
     if threads == 0 {
-        return Err(Error::input("--threads must be at least 1"));
+        return Err(Error::input(format!(
+            "{} must be at least 1",
+            field("threads")
+        )));
     }
     if let Some(mib) = request.tt_mb {
         check_table(mib)?;
@@ -100,6 +108,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
         None if chance => Algo::Expectiminimax,
         None if info.exact_solver || request.weak => Algo::Score,
         None => {
+            refuse_mcts_fields(request, Algo::Id)?;
             return engine_plan(request, None, default_time_ms);
         }
     };
@@ -110,15 +119,19 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
         )
     {
         return Err(Error::input(format!(
-            "{} has chance nodes here: use --algo expectiminimax (or mcts)",
-            info.name
+            "{} has chance nodes here: use {} (or mcts)",
+            info.name,
+            field_is("algo", "expectiminimax")
         )));
     }
     if request.weak && algo != Algo::Score {
-        return Err(Error::input(
-            "--weak applies to the score search (--algo score)",
-        ));
+        return Err(Error::input(format!(
+            "{} applies to the score search ({})",
+            field("weak"),
+            field_is("algo", "score")
+        )));
     }
+    refuse_mcts_fields(request, algo)?;
     match algo {
         Algo::Nimber => {
             if !G::IMPARTIAL {
@@ -128,17 +141,20 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
                 )));
             }
             if request.depth.is_some() || request.time_ms.is_some() {
-                return Err(Error::input(
-                    "the nimber search solves exactly: --depth and --time-ms do not apply",
-                ));
+                return Err(Error::input(format!(
+                    "the nimber search solves exactly: {} and {} do not apply",
+                    field("depth"),
+                    field("time_ms")
+                )));
             }
             Ok(Plan::Nimber)
         }
         Algo::Score => {
             if request.depth.is_some() {
-                return Err(Error::input(
-                    "the score search solves exactly: --depth does not apply",
-                ));
+                return Err(Error::input(format!(
+                    "the score search solves exactly: {} does not apply",
+                    field("depth")
+                )));
             }
             Ok(Plan::Score {
                 options: SearchOptions {
@@ -158,9 +174,15 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
                 || request.pvs
                 || request.time_ms.is_some()
             {
-                return Err(Error::input(
-                    "expectiminimax takes --depth and --star1; --tt-mb, --order, --pvs and --time-ms apply to alphabeta and id",
-                ));
+                return Err(Error::input(format!(
+                    "expectiminimax takes {} and {}; {}, {}, {} and {} apply to alphabeta and id",
+                    field("depth"),
+                    field("star1"),
+                    field("tt_mb"),
+                    field("order"),
+                    field("pvs"),
+                    field("time_ms")
+                )));
             }
             Ok(Plan::Expectiminimax {
                 options: SearchOptions {
@@ -174,13 +196,23 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
             let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
             let iterations = request.iterations.unwrap_or(MCTS_ITERATIONS);
             if !(c.is_finite() && c >= 0.0) {
-                return Err(Error::input("--c must be a number of at least 0"));
+                return Err(Error::input(format!(
+                    "{} must be a number of at least 0",
+                    field("c")
+                )));
             }
             if iterations == 0 && request.time_ms.is_none() {
-                return Err(Error::input("--iterations must be at least 1"));
+                return Err(Error::input(format!(
+                    "{} must be at least 1",
+                    field("iterations")
+                )));
             }
             Ok(Plan::Mcts(MctsOptions {
-                iterations: Some(iterations),
+                // A time limit alone runs until the time is up.
+                iterations: match (request.iterations, request.time_ms) {
+                    (None, Some(_)) => None,
+                    _ => Some(iterations),
+                },
                 time_limit: request.time_ms.map(Duration::from_millis),
                 c,
                 seed: request.seed.unwrap_or(1),
@@ -190,6 +222,64 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
         }
         a => engine_plan(request, Some(a), default_time_ms),
     }
+}
+
+/// A time limit given to a search that has no clock.
+fn time_applies() -> Error {
+    Error::input(format!(
+        "{} applies to id, mcts and the engine (the default search); minimax and alphabeta search to the end, or to {}",
+        field("time_ms"),
+        field("depth")
+    ))
+}
+
+/// MCTS's own fields given to another search, and the fields of the
+/// depth-first searches given to MCTS: refused rather than ignored.
+fn refuse_mcts_fields(request: &Request, algo: Algo) -> Result<(), Error> {
+    if algo == Algo::Mcts {
+        if request.depth.is_some() {
+            return Err(Error::input(format!(
+                "MCTS plays every line to the end: {} does not apply (give {} or {})",
+                field("depth"),
+                field("iterations"),
+                field("time_ms")
+            )));
+        }
+        let given: Vec<String> = [
+            ("tt_mb", request.tt_mb.is_some()),
+            ("order", request.order),
+            ("pvs", request.pvs),
+            ("fast_win", request.fast_win),
+            ("star1", request.star1),
+        ]
+        .iter()
+        .filter(|(_, set)| *set)
+        .map(|(name, _)| field(name))
+        .collect();
+        if let Some(first) = given.first() {
+            return Err(Error::input(format!(
+                "{first} does not apply to MCTS (it takes {}, {}, {}, {} and {})",
+                field("iterations"),
+                field("time_ms"),
+                field("seed"),
+                field("c"),
+                field("threads")
+            )));
+        }
+    } else if request.iterations.is_some() || request.c.is_some() {
+        let which = if request.iterations.is_some() {
+            "iterations"
+        } else {
+            "c"
+        };
+        return Err(Error::input(format!(
+            "{} belongs to MCTS ({}): {} does not read it",
+            field(which),
+            field_is("algo", "mcts"),
+            algo.name()
+        )));
+    }
+    Ok(())
 }
 
 fn engine_plan(request: &Request, algo: Option<Algo>, default_time_ms: u64) -> Result<Plan, Error> {
@@ -206,12 +296,16 @@ fn engine_plan(request: &Request, algo: Option<Algo>, default_time_ms: u64) -> R
         ..o
     };
     if request.star1 {
-        return Err(Error::input("--star1 applies to expectiminimax"));
+        return Err(Error::input(format!(
+            "{} applies to expectiminimax",
+            field("star1")
+        )));
     }
     if matches!(algo, Some(Algo::Minimax | Algo::Alphabeta)) && threads > 1 {
-        return Err(Error::input(
-            "--threads applies to id, mcts, the score search and the engine (no --algo)",
-        ));
+        return Err(Error::input(format!(
+            "{} applies to id, mcts, the score search and the engine (the default search)",
+            field("threads")
+        )));
     }
     let (algorithm, options) = match algo {
         None => {
@@ -228,22 +322,21 @@ fn engine_plan(request: &Request, algo: Option<Algo>, default_time_ms: u64) -> R
         }
         Some(Algo::Minimax) => {
             if request.tt_mb.is_some_and(|m| m > 0) || request.order || request.pvs {
-                return Err(Error::input(
-                    "minimax is the unpruned reference: --tt-mb, --order and --pvs apply to alphabeta and id",
-                ));
+                return Err(Error::input(format!(
+                    "minimax is the unpruned reference: {}, {} and {} apply to alphabeta and id",
+                    field("tt_mb"),
+                    field("order"),
+                    field("pvs")
+                )));
             }
             if request.time_ms.is_some() {
-                return Err(Error::input(
-                    "--time-ms applies to id, mcts and the engine (no --algo)",
-                ));
+                return Err(time_applies());
             }
             (Algorithm::Minimax, features(SearchOptions::default()))
         }
         Some(Algo::Alphabeta) => {
             if request.time_ms.is_some() {
-                return Err(Error::input(
-                    "--time-ms applies to id, mcts and the engine (no --algo)",
-                ));
+                return Err(time_applies());
             }
             let o = features(SearchOptions::default());
             (

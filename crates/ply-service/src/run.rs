@@ -15,7 +15,7 @@ use crate::commands::explore::{MAX_POSITIONS, count_report, perft_report};
 use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
 use crate::commands::trace::{trace_dot, trace_report};
 use crate::control::Control;
-use crate::error::Error;
+use crate::error::{Error, field, field_is};
 use crate::plan::configure;
 use crate::report::{Report, ShowReport};
 use crate::request::{Command, Limits, Request};
@@ -58,19 +58,28 @@ fn check_fields(command: Command, request: &Request) -> Result<(), Error> {
     for key in set.as_object().into_iter().flat_map(|m| m.keys()) {
         let common = matches!(key.as_str(), "game" | "position" | "moves" | "params");
         if !common && !allowed.contains(&key.as_str()) {
+            let takes: Vec<String> = allowed.iter().map(|f| field(f)).collect();
             return Err(Error::input(format!(
-                "'{key}' does not apply to {command} (it takes {})",
-                if allowed.is_empty() {
-                    "the game, position, moves and params only".to_string()
+                "{} does not apply to {command} (it takes {})",
+                field(key),
+                if takes.is_empty() {
+                    format!(
+                        "{}, {}, {} and {} only",
+                        field("game"),
+                        field("position"),
+                        field("moves"),
+                        field("params")
+                    )
                 } else {
-                    allowed.join(", ")
+                    takes.join(", ")
                 }
             )));
         }
     }
     if let Some(depth) = request.depth.filter(|&d| d > MAX_PLY) {
         return Err(Error::input(format!(
-            "depth {depth} is deeper than any search goes: at most {MAX_PLY}"
+            "{} is deeper than any search goes: at most {MAX_PLY}",
+            field_is("depth", depth)
         )));
     }
     Ok(())
@@ -97,12 +106,14 @@ impl Target {
                 ("tree".to_string(), Some(tree.clone()), true)
             }
             (Some(_), _) => {
-                return Err(Error::input(
-                    "give a tree (for a trace) or a game, not both",
-                ));
+                return Err(Error::input(format!(
+                    "give a {} (for a trace) or a {}, not both",
+                    field("tree"),
+                    field("game")
+                )));
             }
             (None, Some(game)) => (game.clone(), request.position.clone(), false),
-            (None, None) => return Err(Error::input("missing field 'game'")),
+            (None, None) => return Err(Error::input(format!("{} is missing", field("game")))),
         };
         let params = request.params()?;
         Ok(Target {
@@ -147,7 +158,8 @@ fn setup<G: Notation>(
         })?,
         None => game.initial_state(),
     };
-    play_moves(game, &start, &request.move_list()).map_err(|e| Error::input(format!("moves: {e}")))
+    play_moves(game, &start, &request.move_list())
+        .map_err(|e| Error::input(format!("in {}, {e}", field("moves"))))
 }
 
 /// The position `request` names in `game` (registered as `name`): its
@@ -297,19 +309,27 @@ fn dispatch<G: Notation + Searchable, C: Control>(
                 game,
                 state,
                 request.max_positions.unwrap_or(MAX_POSITIONS),
+                &mut *control,
             )?),
             Command::Perft => {
                 let depth = request
                     .depth
-                    .ok_or_else(|| Error::input("perft needs a depth"))?;
-                Report::Perft(perft_report(game, state, depth, request.divide))
+                    .ok_or_else(|| Error::input(format!("perft needs a {}", field("depth"))))?;
+                Report::Perft(perft_report(
+                    game,
+                    state,
+                    depth,
+                    request.divide,
+                    &mut *control,
+                )?)
             }
         })
     })();
     report.map_err(|e| match limits.max_time {
         Some(max) if deadline.is_some_and(|at| Instant::now() >= at) => Error::stopped(format!(
-            "the search was stopped at the server's time limit ({} ms): give a --depth, or a smaller position",
-            max.as_millis()
+            "the search was stopped at the server's time limit ({} ms): give a {}, or a smaller position",
+            max.as_millis(),
+            field("depth")
         )),
         _ => e,
     })
@@ -318,6 +338,7 @@ fn dispatch<G: Notation + Searchable, C: Control>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Words;
 
     /// A field the command does not read is refused by name, from every
     /// front end alike (the command line's grammar never sends one; the
@@ -330,7 +351,8 @@ mod tests {
         };
         let e = check(Command::Solve, &solve, &Limits::NONE).unwrap_err();
         assert!(
-            e.message.starts_with("'divide' does not apply to solve"),
+            e.message(Words::Fields)
+                .starts_with("'divide' does not apply to solve"),
             "{e}"
         );
         let show = Request {
@@ -339,8 +361,12 @@ mod tests {
         };
         let e = check(Command::Show, &show, &Limits::NONE).unwrap_err();
         assert_eq!(
-            e.message,
-            "'depth' does not apply to show (it takes the game, position, moves and params only)"
+            e.message(Words::Fields),
+            "'depth' does not apply to show (it takes 'game', 'position', 'moves' and 'params' only)"
+        );
+        assert_eq!(
+            e.to_string(),
+            "--depth does not apply to show (it takes GAME, --position, --moves and --param only)"
         );
         let perft = Request {
             depth: Some(2),

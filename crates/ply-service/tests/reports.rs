@@ -90,7 +90,7 @@ fn run(command: Command, request: &Value) -> Report {
     .unwrap()
     .join()
     .unwrap()
-    .unwrap_or_else(|e| panic!("{command}: {}", e.message))
+    .unwrap_or_else(|e| panic!("{command}: {}", e))
 }
 
 #[test]

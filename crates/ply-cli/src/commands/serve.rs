@@ -29,6 +29,7 @@ use serde::Serialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 
+use ply_service::error::Words;
 use ply_service::{Cancel, Command, Error, ErrorKind, Limits, Report, Request, Tell, Thinking};
 
 use crate::CliError;
@@ -80,7 +81,7 @@ impl From<Error> for ApiError {
             ErrorKind::Stopped => StatusCode::SERVICE_UNAVAILABLE,
             ErrorKind::Disagreement | ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        ApiError(status, e.message)
+        ApiError(status, e.message(Words::Fields))
     }
 }
 
@@ -123,7 +124,7 @@ fn spawn_search(
         done(result);
     })
     .map(drop)
-    .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message))
+    .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.message(Words::Fields)))
 }
 
 /// Reads a request, runs it on a search thread within the limits, answers.
@@ -174,9 +175,9 @@ async fn stream_api(server: Arc<Server>, body: Bytes) -> Result<Response, ApiErr
     spawn_search(&server, Command::Solve, request, cancel, permit, move |r| {
         let event = match r {
             Ok(report) => Event::default().event("result").json_data(&report),
-            Err(e) => Event::default()
-                .event("error")
-                .json_data(&ErrorBody { error: e.message }),
+            Err(e) => Event::default().event("error").json_data(&ErrorBody {
+                error: e.message(Words::Fields),
+            }),
         };
         if let Ok(event) = event {
             let _ = tx.send(event);

@@ -6,14 +6,14 @@ use ply_core::observe::{Observer, Stats};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::score_search::solve_exact;
 use ply_core::search::{
-    Algorithm, Engine, ExpectiminimaxOutcome, Outcome, SearchOptions, analyze_expectiminimax,
-    analyze_nimbers, analyze_observed, analyze_score, expectiminimax, iterative_deepening, mcts,
-    mcts_watched, nimber,
+    Algorithm, Engine, ExpectiminimaxOutcome, Outcome, SearchError, SearchOptions,
+    analyze_expectiminimax, analyze_nimbers, analyze_observed, analyze_score, expectiminimax,
+    iterative_deepening, mcts_watched, nimber,
 };
 use ply_core::{Notation, Searchable};
 
 use crate::control::{Control, Thinking};
-use crate::error::Error;
+use crate::error::{Error, field};
 use crate::plan::Plan;
 use crate::report::{
     AnalyzeReport, Header, SolveReport, StatsReport, ThreatReport, mcts_moves, thousands,
@@ -114,11 +114,22 @@ pub fn solve_report<G: Notation + Searchable, X: Control>(
                 }
                 !stop.should_stop()
             });
+            refuse_endless(&r)?;
             warn_if_full(&o, r.tree_nodes, &tell);
             SolveReport::mcts(header, game, state, &r)
         }
         Plan::Nimber => SolveReport::nimber(header, game, state, &nimber(game, state)?),
     })
+}
+
+/// An MCTS search one of whose playouts never ended is an error, as a
+/// line past `MAX_PLY` is for the other searches: its statistics say
+/// nothing about a game that may not end.
+fn refuse_endless<M>(r: &ply_core::search::MctsResult<M>) -> Result<(), Error> {
+    if r.endless {
+        return Err(SearchError::TooDeep.into());
+    }
+    Ok(())
 }
 
 /// Tells the listener when an MCTS tree reached its cap: the search
@@ -168,7 +179,9 @@ pub fn analyze_report<G: Notation + Searchable, X: Control>(
             AnalyzeReport::score(header, game, state, &moves, stats)
         }
         Plan::Mcts(o) => {
-            let r = mcts(game, state, &o);
+            // Watched only to be stoppable (Ctrl-C, a client gone).
+            let r = mcts_watched(game, state, &o, &mut |_, _| !stop.should_stop());
+            refuse_endless(&r)?;
             warn_if_full(&o, r.tree_nodes, &stop.tell());
             AnalyzeReport::mcts(header, game, state, &r)
         }
@@ -188,7 +201,8 @@ pub fn threat_report<G: Notation + Searchable>(
 ) -> Result<ThreatReport, Error> {
     if !G::THREAT_SEARCH {
         return Err(Error::input(format!(
-            "{name} has no threat search: --vcf is for gomoku"
+            "{name} has no threat search: {} is for gomoku",
+            field("vcf")
         )));
     }
     let start = Instant::now();

@@ -8,7 +8,7 @@ use ply_core::search::{Engine, SearchError, SearchOptions, expectiminimax, minim
 use ply_core::{Notation, Searchable};
 
 use crate::algo::Algo;
-use crate::error::Error;
+use crate::error::{Error, field, field_is};
 use crate::report::{DotReport, Number, Score, TraceReport, TraceValue};
 use crate::request::Request;
 
@@ -28,14 +28,16 @@ const LEAF_CAP: usize = 200_000;
 /// The error for a trace past the cap.
 fn too_big() -> Error {
     Error::input(format!(
-        "this trace would pass {NODE_CAP} nodes (about 100,000 steps): give a --depth, or a smaller position"
+        "this trace would pass {NODE_CAP} nodes (about 100,000 steps): give a {}, or a smaller position",
+        field("depth")
     ))
 }
 
 /// The error for a trace deeper than [`MAX_PLY`].
 fn too_deep() -> Error {
     Error::input(format!(
-        "this trace goes deeper than {MAX_PLY} plies (each row names its node by its whole path): give a --depth of at most {MAX_PLY}, or a smaller position"
+        "this trace goes deeper than {MAX_PLY} plies (each row names its node by its whole path): give a {} of at most {MAX_PLY}, or a smaller position",
+        field("depth")
     ))
 }
 
@@ -58,12 +60,16 @@ fn traced_algo<G: Searchable>(
         ));
     }
     if chance && !algo.needs().chance {
-        return Err(Error::input(
-            "this tree has chance nodes: trace it with --algo expectiminimax",
-        ));
+        return Err(Error::input(format!(
+            "this tree has chance nodes: trace it with {}",
+            field_is("algo", "expectiminimax")
+        )));
     }
     if request.star1 && algo != Algo::Expectiminimax {
-        return Err(Error::input("--star1 applies to expectiminimax"));
+        return Err(Error::input(format!(
+            "{} applies to expectiminimax",
+            field("star1")
+        )));
     }
     Ok(algo)
 }

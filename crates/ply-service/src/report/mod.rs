@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use ply_core::game::Chance;
+use ply_core::game::{Chance, Game};
 use ply_core::notation::Notation;
 use ply_core::score::MaxScore;
 use ply_core::search::{MctsMove, MctsResult};
@@ -410,8 +410,24 @@ pub struct MctsMoveReport {
     pub mv: String,
     /// How often it was visited.
     pub visits: u64,
-    /// Its mean result for the player to move at the root, in [0, 1].
+    /// Its mean result for the player to move at the root, in [0, 1]
+    /// (a win 1, a draw 1/2, a loss 0): the rate UCT selects by.
     pub mean: f64,
+    /// The same mean as MAX's value in [-1, 1] (a win for MAX 1, a loss
+    /// -1), the scale of the report's `value` and of the other searches'
+    /// values of games scored +1/0/-1: the best move's `value` is the
+    /// report's.
+    pub value: f64,
+}
+
+/// A root move's MCTS mean (the mover's, in [0, 1]) as MAX's value in [-1, 1].
+pub fn mcts_value<G: Game>(game: &G, state: &G::State, mean: f64) -> f64 {
+    game.to_move(state).view(2.0 * mean - 1.0)
+}
+
+/// `x` rounded to six decimal places, as reports print means.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 /// MCTS's root moves in the game's notation, means rounded to six places.
@@ -425,7 +441,8 @@ pub fn mcts_moves<G: Notation>(
         .map(|m| MctsMoveReport {
             mv: game.format_move(state, m.mv),
             visits: m.visits,
-            mean: (m.mean * 1e6).round() / 1e6,
+            mean: round6(m.mean),
+            value: round6(mcts_value(game, state, m.mean)),
         })
         .collect()
 }

@@ -10,7 +10,8 @@ use ply_core::observe::value_text;
 use ply_core::search::{MctsResult, Outcome, SearchOptions};
 
 use super::{
-    Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, line, mcts_moves, verdict,
+    Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, line, mcts_moves, mcts_value,
+    verdict,
 };
 
 /// The result of `solve`: the value, the best move and line, what it cost.
@@ -234,10 +235,7 @@ impl SolveReport {
     ) -> Self {
         let best = r.best_move.map(|m| game.format_move(state, m));
         // The best move's mean, for the mover in [0, 1], as MAX's value in [-1, 1].
-        let value = r.moves.first().map(|m| {
-            let mover = game.to_move(state);
-            mover.view(2.0 * m.mean - 1.0)
-        });
+        let value = r.moves.first().map(|m| mcts_value(game, state, m.mean));
         SolveReport {
             header,
             result: SolveResult::Mcts(MctsSolve {
