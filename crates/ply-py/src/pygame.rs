@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use ply_core::registry::GameSpec;
+use ply_core::score::MAX_GAME_SCORE;
 use ply_core::{Evaluation, Game, MaxScore, Notation, ParseError, Player, no_hooks};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -36,15 +37,24 @@ pub struct Inner {
     player: OnceLock<Player>,
     actions: OnceLock<Vec<Py<PyAny>>>,
     terminal: OnceLock<bool>,
+    /// The player after the move into this state (the other one), for a
+    /// terminal state: see [`Game::to_move`] for [`PyGame`].
+    after_move: Option<Player>,
 }
 
 impl PyState {
     pub fn new(obj: Py<PyAny>) -> Self {
+        Self::after(obj, None)
+    }
+
+    /// A state reached by a move of `mover` (if known).
+    fn after(obj: Py<PyAny>, mover: Option<Player>) -> Self {
         PyState(Arc::new(Inner {
             obj,
             player: OnceLock::new(),
             actions: OnceLock::new(),
             terminal: OnceLock::new(),
+            after_move: mover.map(Player::opponent),
         }))
     }
 }
@@ -146,11 +156,17 @@ pub struct PyGame {
     key: Option<Py<PyAny>>,
     /// The first mover's symbol (MAX), and the other once seen.
     symbols: Mutex<(Option<String>, Option<String>)>,
+    /// The objects `player` returned for MAX and MIN, once known: a
+    /// later answer that *is* one of them (the module's `X`, an interned
+    /// string) is read without converting it to text.
+    seen: [OnceLock<Py<PyAny>>; 2],
     /// The first exception a function raised (or a broken rule found).
     error: Mutex<Option<PyErr>>,
     /// Raised with the error: the search's observer stops on it.
     pub failed: Arc<AtomicBool>,
     plays: AtomicU64,
+    /// Python's `sorted`, for a set of actions.
+    sorted: Py<PyAny>,
 }
 
 impl PyGame {
@@ -181,9 +197,11 @@ impl PyGame {
             evaluate: optional("evaluate"),
             key: optional("key"),
             symbols: Mutex::new((None, None)),
+            seen: [OnceLock::new(), OnceLock::new()],
             error: Mutex::new(None),
             failed: Arc::new(AtomicBool::new(false)),
             plays: AtomicU64::new(0),
+            sorted: obj.py().import("builtins")?.getattr("sorted")?.unbind(),
         };
         Ok(game)
     }
@@ -206,11 +224,13 @@ impl PyGame {
         self.failed.load(Ordering::Relaxed)
     }
 
-    /// Calls a function of the game; on an exception keeps it and answers `default`.
+    /// Calls a function of the game on `state`; on an exception keeps it
+    /// and answers `default`. (One argument, passed as a Rust tuple:
+    /// pyo3 makes that a vectorcall, with no argument tuple built.)
     fn call<T>(
         &self,
         f: &Py<PyAny>,
-        args: &[&Py<PyAny>],
+        state: &Py<PyAny>,
         default: T,
         convert: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
     ) -> T {
@@ -218,9 +238,9 @@ impl PyGame {
             return default;
         }
         Python::attach(|py| {
-            let args: Vec<Bound<'_, PyAny>> = args.iter().map(|a| a.bind(py).clone()).collect();
-            let result = pyo3::types::PyTuple::new(py, args)
-                .and_then(|args| f.bind(py).call1(args))
+            let result = f
+                .bind(py)
+                .call1((state.bind(py),))
                 .and_then(|r| convert(&r));
             result.unwrap_or_else(|e| {
                 self.fail(e);
@@ -236,13 +256,27 @@ impl PyGame {
     /// row, as the textbook counts (18,297 nodes on the empty board).
     fn actions_of<'a>(&self, state: &'a PyState) -> &'a [Py<PyAny>] {
         state.0.actions.get_or_init(|| {
-            self.call(&self.actions, &[&state.0.obj], Vec::new(), |r| {
+            self.call(&self.actions, &state.0.obj, Vec::new(), |r| {
                 let py = r.py();
                 if r.is_none() {
                     return Err(PyTypeError::new_err(format!(
                         "actions(state) returned None: it must return the actions possible in the state (a list or a set), an empty one only when terminal(state) is true (is a `return` missing?); state {}",
                         repr(state.0.obj.bind(py))
                     )));
+                }
+                use pyo3::types::{PyFrozenSet, PyList, PySet};
+                // A list is read as it is; a set through `sorted()`, one
+                // call in C (building a list from the set in Rust and
+                // sorting that cost minimax 0.3 s on tic-tac-toe).
+                let unordered = r.is_instance_of::<PySet>() || r.is_instance_of::<PyFrozenSet>();
+                let sorted = if unordered {
+                    self.sorted.bind(py).call1((r,)).ok()
+                } else {
+                    None
+                };
+                let list = sorted.as_ref().unwrap_or(r);
+                if let Ok(list) = list.cast::<PyList>() {
+                    return Ok(list.iter().map(Bound::unbind).collect());
                 }
                 let items = r.try_iter().map_err(|_| {
                     PyTypeError::new_err(format!(
@@ -252,36 +286,43 @@ impl PyGame {
                         repr(state.0.obj.bind(py))
                     ))
                 })?;
-                let mut actions = items
+                items
                     .map(|a| a.map(Bound::unbind))
-                    .collect::<PyResult<Vec<_>>>()?;
-                let unordered = r.is_instance_of::<pyo3::types::PySet>()
-                    || r.is_instance_of::<pyo3::types::PyFrozenSet>();
-                if unordered {
-                    let list = pyo3::types::PyList::new(py, &actions)?;
-                    if list.sort().is_ok() {
-                        actions = list.iter().map(Bound::unbind).collect();
-                    }
-                }
-                Ok(actions)
+                    .collect::<PyResult<Vec<_>>>()
             })
         })
     }
 
-    /// A score from Python: an integer, or a float with no fraction.
-    fn score(r: &Bound<'_, PyAny>, what: &str) -> PyResult<MaxScore> {
-        if let Ok(i) = r.extract::<i64>() {
-            return i32::try_from(i)
-                .map(MaxScore)
-                .map_err(|_| PyValueError::new_err(format!("{what} returned {i}, beyond ±2^31")));
+    /// A score from Python: an integer, or a float with no fraction,
+    /// inside the range every game's scores keep to (magnitude below
+    /// [`MAX_GAME_SCORE`]: the engine keeps the scores beyond it for
+    /// proven wins and for infinity, so a larger one would be read as one
+    /// of those, or overflow). `what` names the function and `state` the
+    /// state it was asked about, for the message.
+    fn score(r: &Bound<'_, PyAny>, what: &str, state: &Bound<'_, PyAny>) -> PyResult<MaxScore> {
+        let value = match r.extract::<i64>() {
+            Ok(i) => Some(i),
+            Err(_) => match r.extract::<f64>() {
+                Ok(x) if x.fract() == 0.0 && x.abs() < 1e15 => Some(x as i64),
+                _ => None,
+            },
+        };
+        let Some(value) = value else {
+            return Err(PyTypeError::new_err(format!(
+                "{what} must return an integer (or a float with no fraction), got {}; state {}",
+                repr(r),
+                repr(state)
+            )));
+        };
+        let limit = i64::from(MAX_GAME_SCORE);
+        if value.abs() >= limit {
+            return Err(PyValueError::new_err(format!(
+                "{what} returned {value}, outside the scores a game may give (-{m} to {m}): scale it down; state {}",
+                repr(state),
+                m = limit - 1
+            )));
         }
-        match r.extract::<f64>() {
-            Ok(x) if x.fract() == 0.0 && x.abs() < 1e9 => Ok(MaxScore(x as i32)),
-            _ => Err(PyValueError::new_err(format!(
-                "{what} must return an integer, got {}",
-                repr(r)
-            ))),
-        }
+        Ok(MaxScore(value as i32))
     }
 
     /// The state `moves` (action objects) lead to from `state`; an action
@@ -319,12 +360,29 @@ impl PyGame {
     /// `player(state)` as MAX or MIN: "MAX" and "MIN", or the game's two
     /// symbols, the first mover's being MAX.
     fn ask_player(&self, state: &PyState) -> Player {
-        let symbol = self.call(&self.player, &[&state.0.obj], None, |r| {
-            Ok(Some(r.str()?.to_string()))
+        let symbol = self.call(&self.player, &state.0.obj, Err(None), |r| {
+            for (i, player) in [Player::Max, Player::Min].into_iter().enumerate() {
+                if self.seen[i].get().is_some_and(|s| s.bind(r.py()).is(r)) {
+                    return Ok(Ok(player));
+                }
+            }
+            Ok(Err(Some((r.str()?.to_string(), r.clone().unbind()))))
         });
-        let Some(symbol) = symbol else {
-            return Player::Max;
+        let (symbol, object) = match symbol {
+            Ok(player) => return player,
+            Err(None) => return Player::Max,
+            Err(Some(answer)) => answer,
         };
+        let player = self.name_player(state, symbol);
+        if !self.failed() {
+            let _ = self.seen[player as usize].set(object);
+        }
+        player
+    }
+
+    /// The player `player(state)` named by `symbol`, the first time a
+    /// symbol object is seen.
+    fn name_player(&self, state: &PyState, symbol: String) -> Player {
         match symbol.as_str() {
             "MAX" => return Player::Max,
             "MIN" => return Player::Min,
@@ -335,7 +393,7 @@ impl PyGame {
             // The first mover is MAX: ask the start position.
             let start = self.initial_state();
             drop(symbols);
-            let first = self.call(&self.player, &[&start.0.obj], None, |r| {
+            let first = self.call(&self.player, &start.0.obj, None, |r| {
                 Ok(Some(r.str()?.to_string()))
             });
             symbols = self.symbols.lock().expect("no panic holds the lock");
@@ -380,8 +438,18 @@ impl Game for PyGame {
         PyState::new(obj)
     }
 
+    /// `player(state)`, asked once, and only of states that are not
+    /// terminal, as the textbook's minimax asks it: at the end of the game
+    /// nobody moves, and a search asks only to keep its books (a trace's
+    /// player column, a negamax sign), for which the other player than the
+    /// one who moved in serves. Asking the course's `player` at the
+    /// 255,168 leaves of tic-tac-toe too made ply's minimax 8% slower than
+    /// the learner's own.
     fn to_move(&self, state: &PyState) -> Player {
-        *state.0.player.get_or_init(|| self.ask_player(state))
+        *state.0.player.get_or_init(|| match state.0.after_move {
+            Some(player) if self.is_terminal(state) => player,
+            _ => self.ask_player(state),
+        })
     }
 
     fn legal_moves(&self, state: &PyState, moves: &mut Vec<u32>) {
@@ -429,7 +497,7 @@ impl Game for PyGame {
                             )));
                         }
                     }
-                    PyState::new(next.unbind())
+                    PyState::after(next.unbind(), state.0.player.get().copied())
                 }
                 Err(e) => {
                     self.fail(e);
@@ -446,12 +514,12 @@ impl Game for PyGame {
         *state
             .0
             .terminal
-            .get_or_init(|| self.call(&self.terminal, &[&state.0.obj], true, |r| r.is_truthy()))
+            .get_or_init(|| self.call(&self.terminal, &state.0.obj, true, |r| r.is_truthy()))
     }
 
     fn utility(&self, state: &PyState) -> MaxScore {
-        self.call(&self.utility, &[&state.0.obj], MaxScore::ZERO, |r| {
-            Self::score(r, "utility(state)")
+        self.call(&self.utility, &state.0.obj, MaxScore::ZERO, |r| {
+            Self::score(r, "utility(state)", state.0.obj.bind(r.py()))
         })
     }
 
@@ -481,8 +549,8 @@ impl Evaluation for PyGame {
             return self.utility(state);
         }
         match &self.evaluate {
-            Some(f) => self.call(f, &[&state.0.obj], MaxScore::ZERO, |r| {
-                Self::score(r, "evaluate(state)")
+            Some(f) => self.call(f, &state.0.obj, MaxScore::ZERO, |r| {
+                Self::score(r, "evaluate(state)", state.0.obj.bind(r.py()))
             }),
             None => MaxScore::ZERO,
         }

@@ -1,9 +1,11 @@
 """The built-in games through Python: exactly what `ply ... --json` prints."""
 
 import json
+import math
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -86,7 +88,12 @@ def test_the_other_commands_are_the_clis_json():
     assert ply.perft("chess", depth=3)["nodes"] == 8902
     assert ply.perft("tictactoe", depth=2, divide=True)["divide"] == cli("perft", "tictactoe", "--depth", "2", "--divide")["divide"]
     assert ply.show("connect4", moves=[4, 4]) == cli("show", "connect4", "-m", "4,4")
-    assert ply.trace("((3 5 7) (2 9 1))") == cli("trace", "((3 5 7) (2 9 1))")
+    # The same trace, the JSON's "-inf"/"+inf" (JSON has no infinity) as Python's floats.
+    numbers = {"-inf": -math.inf, "+inf": math.inf}
+    expected = cli("trace", "((3 5 7) (2 9 1))")
+    for step in expected["steps"]:
+        step.update({k: numbers[v] for k, v in step.items() if isinstance(v, str) and v in numbers})
+    assert ply.trace("((3 5 7) (2 9 1))") == expected
     compared = ply.compare("tictactoe", "XO.X..O..")
     assert compared["agree"] and {r["value"] for r in compared["searches"]} == {1}
 
@@ -139,3 +146,108 @@ def test_ctrl_c_stops_a_long_python_game_search():
         for _ in range(20):
             ply.solve(Big(), algo="minimax")
     timer.join()
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: ply.solve("tictactoe", algo="minimax", time_ms=100), "time_ms= applies to id, mcts and the engine"),
+    (lambda: ply.solve("tictactoe", algo="mcts", depth=3), "MCTS plays every line to the end: depth= does not apply"),
+    (lambda: ply.solve("tictactoe", algo="mcts", order=True), "order= does not apply to MCTS"),
+    (lambda: ply.solve("tictactoe", algo="minimax", iterations=3), "iterations= belongs to MCTS (algo=mcts): minimax"),
+    (lambda: ply.solve("tictactoe", c=1.0), "c= belongs to MCTS"),
+    (lambda: ply.solve("tictactoe", tt_mb=10**9), "tt_mb=1000000000: a table of 1000000000 MiB is more than"),
+    (lambda: ply.solve("pig", algo="alphabeta"), "pig has chance nodes here: use algo=expectiminimax"),
+    (lambda: ply.solve("connect4", algo="score", depth=3), "the score search solves exactly: depth= does not apply"),
+    (lambda: ply.solve("tictactoe", moves=["4", "4"]), "in moves=, move 2 ('4'): "),
+    (lambda: ply.solve("tictactoe", depth=200_000), "depth=200000 is deeper than any search goes"),
+    (lambda: ply.solve("tictactoe", weak=True, algo="alphabeta"), "weak= applies to the score search (algo=score)"),
+    (lambda: ply.count("tictactoe", max_positions=10), "the count stops at its cap (max_positions="),
+    (lambda: ply.trace("[0.5 3 0.5 4]", algo="alphabeta"), "trace it with algo=expectiminimax"),
+    (lambda: ply.perft("chess", depth=-1), "depth=-1 is out of range: 0 to 4,294,967,295"),
+])
+def test_errors_name_pythons_keywords(call, message):
+    # The service's messages name request fields; Python shows them as its
+    # keywords (the command line as --flags, the server as 'fields').
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert message in str(raised.value)
+    assert "--" not in str(raised.value)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: ply.analyze("tictactoe", algorithm="minimax"), "unexpected keyword argument 'algorithm'"),
+    (lambda: ply.solve("tictactoe", depth="3"), "depth= must be a whole number (an int), not str"),
+    (lambda: ply.solve("tictactoe", order=1), "order= is True or False, not 1"),
+    (lambda: ply.solve("connect4", moves="44"), "moves= must be a list of moves"),
+    (lambda: ply.show("coins", params=["n", 3]), "params= must be a dict"),
+    (lambda: ply.solve(42), "a game needs initial_state(...)"),
+])
+def test_a_wrong_type_is_a_type_error_naming_the_keyword(call, message):
+    with pytest.raises(TypeError) as raised:
+        call()
+    assert message in str(raised.value)
+
+
+def test_mcts_with_a_time_limit_alone_runs_until_the_time_is_up():
+    # Without iterations=, time_ms= is the budget (the 10,000-iteration
+    # default would end this in about 10 ms: 300 ms is 30 times that).
+    r = ply.solve("tictactoe", algo="mcts", time_ms=300)
+    assert r["stats"]["iterations"] > 10_000
+    assert "300 ms" in r["algo"]
+    assert ply.solve("tictactoe", algo="mcts", iterations=500, time_ms=10_000)["stats"]["iterations"] == 500
+
+
+def test_mcts_values_share_the_reports_scale():
+    # value is MAX's, -1..1; each move's mean is the mover's win rate,
+    # 0..1, and its value the same on the report's scale.
+    for position in (".........", "X........"):
+        r = ply.solve("tictactoe", position, algo="mcts", iterations=2_000)
+        best = r["moves"][0]
+        assert best["move"] == r["best_move"]
+        assert best["value"] == pytest.approx(r["value"], abs=1e-6)
+        sign = 1 if r["to_move"] == "MAX" else -1
+        for m in r["moves"]:
+            assert 0 <= m["mean"] <= 1
+            assert m["value"] == pytest.approx(sign * (2 * m["mean"] - 1), abs=1e-5)
+
+
+def test_trace_bounds_are_numbers():
+    t = ply.trace("((3 12 8) (2 4 6) (14 5 2))")
+    first = t["steps"][0]
+    assert (first["alpha"], first["beta"]) == (-math.inf, math.inf)
+    assert all(isinstance(s[k], (int, float)) for s in t["steps"] for k in ("alpha", "beta", "value"))
+    assert t["value"] == 3 and t["pruned"] == ["2.2", "2.3"]
+
+
+def test_the_algo_type_lists_every_search():
+    from typing import get_args
+    from plysearch.types import Algo
+    assert sorted(get_args(Algo)) == sorted(a["name"] for a in ply.games()["algorithms"])
+
+
+INTERRUPTED = """
+import plysearch as ply, sys
+print("started", flush=True)
+{call}
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize("call", [
+    'ply.count("chess")',              # tens of millions of positions: minutes and gigabytes
+    'ply.perft("chess", depth=8)',     # 84,998,978,956 sequences: hours
+    'ply.perft("chess", depth=8, divide=True)',
+])
+def test_ctrl_c_stops_count_and_perft(call):
+    # A real SIGINT to a real interpreter, as Ctrl-C in a terminal sends.
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED.format(call=call)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        raise AssertionError(f"{call} went on after Ctrl-C")
+    assert "finished" not in out
+    assert "KeyboardInterrupt" in err, err

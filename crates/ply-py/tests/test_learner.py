@@ -54,7 +54,7 @@ def bugged(**functions):
 def test_no_actions_in_a_state_that_is_not_terminal(algo):
     game = bugged(terminal=lambda board: cs50_tictactoe.winner(board) is not None)
     with pytest.raises(ValueError, match=r"actions\(state\) returned no actions, but terminal\(state\) is False"):
-        ply.solve(game, algo=algo, iterations=200)
+        ply.solve(game, algo=algo, iterations=200 if algo == "mcts" else None)
 
 
 def test_result_returning_none():
@@ -74,6 +74,23 @@ def test_actions_returning_none_or_a_number():
         ply.solve(bugged(actions=lambda board: 9), algo="minimax")
 
 
+@pytest.mark.parametrize("algo", ["minimax", "alphabeta", "mcts"])
+def test_utility_outside_the_scores_a_game_may_give(algo):
+    # A win scored as a million (or infinity, or a fraction) would be read
+    # by the engine as one of its own bounds: named, with the state.
+    def huge(board):
+        return 10**6 * cs50_tictactoe.utility(board)
+    with pytest.raises(ValueError, match=r"utility\(state\) returned -?1000000, outside the scores a game may give \(-999999 to 999999\).*state \[\["):
+        ply.solve(bugged(utility=huge), algo=algo, iterations=200 if algo == "mcts" else None)
+    with pytest.raises(TypeError, match=r"utility\(state\) must return an integer .*got 0\.5"):
+        ply.solve(bugged(utility=lambda board: 0.5), algo=algo, iterations=200 if algo == "mcts" else None)
+    # The largest allowed magnitude is searched as any other score.
+    r = ply.solve(bugged(utility=lambda board: 999_999 * cs50_tictactoe.utility(board)), algo=algo,
+                  iterations=200 if algo == "mcts" else None)
+    if algo != "mcts":
+        assert r["value"] == 0
+
+
 def test_a_misspelt_algo_is_named_in_python_words():
     for game in ("tictactoe", cs50_tictactoe):
         with pytest.raises(ValueError, match=r"algo='minmax' is not one of ply's searches: minimax, alphabeta, .*did you mean algo='minimax'\?"):
@@ -82,3 +99,72 @@ def test_a_misspelt_algo_is_named_in_python_words():
         ply.trace("((3 5) (2 9))", algo="alpha-beta")
     with pytest.raises(TypeError, match=r"algo= must be a search's name \(a str\), not int"):
         ply.analyze("tictactoe", algo=3)
+
+
+class Coins:
+    """A pile of coins; a move takes some of them, the one who takes the last
+    wins. ``takes`` may include 0 (a move that changes nothing: the game can
+    go on for ever) or be only 0 (it never ends). Counts result() calls."""
+
+    def __init__(self, n, takes):
+        self.n, self.takes, self.plays = n, takes, 0
+
+    def initial_state(self):
+        return (self.n, "MAX")
+
+    def player(self, state):
+        return state[1]
+
+    def actions(self, state):
+        return [t for t in self.takes if t <= state[0]]
+
+    def result(self, state, action):
+        self.plays += 1
+        return (state[0] - action, "MIN" if state[1] == "MAX" else "MAX")
+
+    def terminal(self, state):
+        return state[0] == 0
+
+    def utility(self, state):
+        return -1 if state[1] == "MAX" else 1
+
+
+ENDLESS = "a line reached 100000 plies and the game had not ended"
+
+
+@pytest.mark.parametrize("algo", ["minimax", "alphabeta"])
+def test_a_game_with_a_move_that_changes_nothing_is_named(algo):
+    # The student's own minimax raises RecursionError here; ply names the
+    # likely cause after one line of 100,000 plies (0.2-0.3 s), not a crash.
+    game = Coins(5, [0, 1, 2])
+    with pytest.raises(ValueError, match=ENDLESS) as raised:
+        ply.solve(game, algo=algo)
+    assert "taking 0, a pass" in str(raised.value)
+    assert game.plays <= 100_000 + 10_000  # one line (alpha-beta looks every 10,000 nodes)
+
+
+def test_mcts_on_a_game_that_never_ends_is_named():
+    # Every playout of this game goes on for ever: the first one to reach
+    # 100,000 plies stops the search (75 ms), where a playout counted as a
+    # draw made each of the 100 iterations take that long.
+    game = Coins(5, [0])
+    with pytest.raises(ValueError, match=ENDLESS):
+        ply.solve(game, algo="mcts", iterations=100)
+    assert game.plays <= 100_000 + 10
+    # A game whose random playouts end (taking 0 is one move of three) is
+    # a game MCTS can search.
+    r = ply.solve(Coins(5, [0, 1, 2]), algo="mcts", iterations=500)
+    assert r["stats"]["iterations"] == 500
+
+
+def test_a_line_of_32000_plies_is_searched():
+    # Deeper than the caller's 8 MiB stack holds (16,000 did, 32,000
+    # crashed the interpreter): the search runs on its own deep stack.
+    r = ply.solve(Coins(32_000, [1]), algo="alphabeta")
+    assert (r["value"], r["stats"]["nodes"]) == (-1, 32_001)
+
+
+def test_the_course_module_is_a_game():
+    # The protocol a type checker reads; a module with the six functions fits it.
+    assert isinstance(cs50_tictactoe, ply.Game)
+    assert not isinstance(object(), ply.Game)

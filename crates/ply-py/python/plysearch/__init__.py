@@ -34,17 +34,23 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+import math
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union, cast, get_args
 
 from . import _ply
+from .types import (
+    Algo, AnalyzeReport, CompareReport, CountReport, Game, GamesReport, PerftReport, ShowReport,
+    SolveReport, ThreatReport, TraceReport,
+)
 
 __all__ = [
     "games", "solve", "analyze", "compare", "count", "perft", "show", "trace",
-    "best_move", "trace_game", "__version__",
+    "best_move", "trace_game", "Report", "Algo", "Game", "__version__",
 ]
 __version__: str = _ply.__version__
 
-class Report(dict):
+
+class Report(dict):  # type: ignore[type-arg]
     """A result: the dict of the command line's JSON, printed as indented JSON."""
 
     def __repr__(self) -> str:
@@ -53,11 +59,22 @@ class Report(dict):
     __str__ = __repr__
 
 
+_INFINITIES = {"-inf": -math.inf, "+inf": math.inf}
+
+
 def _loads(text: str) -> Report:
-    return json.loads(text, object_hook=Report)
+    report: Report = json.loads(text, object_hook=Report)
+    # A trace's bounds before any value are infinite; JSON has no
+    # infinity, so the service writes "-inf"/"+inf": numbers here.
+    for step in report.get("steps") or ():
+        for name in ("alpha", "beta", "value", "child_value"):
+            if step.get(name) in _INFINITIES:
+                step[name] = _INFINITIES[step[name]]
+    return report
 
 
 _ALGOS: List[str] = [a["name"] for a in json.loads(_ply.games())["algorithms"]]
+assert sorted(_ALGOS) == sorted(get_args(Algo)), "types.Algo lists the service's algorithms"
 
 
 def _check_algo(algo: Any) -> None:
@@ -71,12 +88,46 @@ def _check_algo(algo: Any) -> None:
     raise ValueError(f"algo={algo!r} is not one of ply's searches: {', '.join(_ALGOS)}{hint}")
 
 
+# The largest value each whole-number keyword takes (the request's field
+# widths): a bigger one is named here rather than by the JSON reader.
+_WHOLE = {"depth": 2**32 - 1, "time_ms": 2**64 - 1, "tt_mb": 2**64 - 1, "seed": 2**64 - 1,
+          "iterations": 2**64 - 1, "threads": 2**64 - 1, "max_positions": 2**64 - 1}
+_FLAGS = ("order", "pvs", "fast_win", "star1", "weak", "vcf", "divide")
+
+
+def _check_value(name: str, value: Any) -> None:
+    """Each keyword's type and range, in Python's words, before any call."""
+    if name in _WHOLE:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name}= must be a whole number (an int), not {type(value).__name__}")
+        if not 0 <= value <= _WHOLE[name]:
+            raise ValueError(f"{name}={value} is out of range: 0 to {_WHOLE[name]:,}")
+    elif name in _FLAGS:
+        if not isinstance(value, bool):
+            raise TypeError(f"{name}= is True or False, not {value!r}")
+    elif name == "c":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"c= must be a number, not {type(value).__name__}")
+    elif name == "moves":
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise TypeError(f"moves= must be a list of moves (e.g. ['4', '3']), not {type(value).__name__}")
+    elif name == "params":
+        if not isinstance(value, Mapping):
+            raise TypeError(f"params= must be a dict (e.g. {{'n': 21}}), not {type(value).__name__}")
+    elif name in ("position", "tree"):
+        if not isinstance(value, str):
+            raise TypeError(f"{name}= must be a str in the game's notation, not {type(value).__name__}")
+
+
 def _request(game: Optional[str], kw: Mapping[str, Any]) -> str:
-    """The JSON request for the command line's flags given as keywords."""
+    """The JSON request for the keywords given (``None`` and ``False`` left out)."""
     _check_algo(kw.get("algo"))
     body: Dict[str, Any] = {} if game is None else {"game": game}
     for name, value in kw.items():
-        if value is None or value is False:
+        if value is None:
+            continue
+        _check_value(name, value)
+        if value is False:
             continue
         if name == "moves":
             value = [str(m) for m in value]
@@ -88,31 +139,43 @@ def _request(game: Optional[str], kw: Mapping[str, Any]) -> str:
 
 def _builtin(command: str, game: str, kw: Mapping[str, Any]) -> Report:
     if not isinstance(game, str):
-        raise TypeError(f"game must be a built-in game's name (a str), not {type(game).__name__}")
+        raise TypeError(f"game must be a built-in game's name (a str) or a game object, not {type(game).__name__}")
     return _loads(_ply.call(command, _request(game, kw)))
 
 
 def _python(command: str, game: Any, state: Any, moves: Optional[Sequence[Any]], kw: Mapping[str, Any]) -> Report:
     if kw.get("position") is not None or kw.get("params"):
         raise ValueError("a Python game takes state= (and moves=[...] as actions), not position= or params=")
+    if moves is not None:
+        _check_value("moves", moves)
     opts = {k: v for k, v in kw.items() if k not in ("position", "params")}
     text = _ply.search_game(game, command, _request("python", opts), state, list(moves) if moves else None)
     return _loads(text)
 
 
-def games() -> Report:
+def _either(command: str, game: Union[str, Game], position: Optional[str], state: Any,
+            moves: Optional[Sequence[Any]], kw: Dict[str, Any]) -> Report:
+    """A built-in game by name, or a game written in Python."""
+    if isinstance(game, str):
+        if state is not None:
+            raise ValueError("state= is for games written in Python; give a built-in game's position=")
+        return _builtin(command, game, dict(position=position, moves=moves, **kw))
+    return _python(command, game, state, moves, dict(position=position, **kw))
+
+
+def games() -> GamesReport:
     """The built-in games, their parameters and notations, and the algorithms: ``ply list --json``."""
-    return _loads(_ply.games())
+    return cast(GamesReport, _loads(_ply.games()))
 
 
 def solve(
-    game: Any,
+    game: Union[str, Game],
     position: Optional[str] = None,
     *,
     state: Any = None,
     moves: Optional[Sequence[Any]] = None,
     params: Optional[Mapping[str, Any]] = None,
-    algo: Optional[str] = None,
+    algo: Optional[Algo] = None,
     depth: Optional[int] = None,
     time_ms: Optional[int] = None,
     tt_mb: Optional[int] = None,
@@ -121,10 +184,12 @@ def solve(
     fast_win: bool = False,
     seed: Optional[int] = None,
     iterations: Optional[int] = None,
+    c: Optional[float] = None,
+    threads: Optional[int] = None,
     star1: bool = False,
     weak: bool = False,
     vcf: bool = False,
-) -> Report:
+) -> SolveReport:
     """The value of a position, the best move, the principal variation and what the search cost.
 
     ``game`` is a built-in game's name (then ``position`` in its notation,
@@ -134,98 +199,166 @@ def solve(
 
     ``algo``: "minimax", "alphabeta", "id" (iterative deepening),
     "expectiminimax", "mcts", "score" (the exact solver), "nimber";
-    default: the game's engine. ``depth`` limits the search (an evaluation
-    scores the horizon), ``time_ms`` bounds iterative deepening and MCTS,
-    ``tt_mb``, ``order``, ``pvs``, ``fast_win`` add engine features to
-    alpha-beta,
-    ``seed`` and ``iterations`` are MCTS's. ``vcf=True`` runs only the
-    game's threat search (gomoku: a victory by continuous fours), returning
-    ``vcf`` (the winning line, or ``None``) and ``complete``.
+    default: the game's engine (iterative deepening with a table and
+    ordering, for at most 10 s unless ``depth`` or ``time_ms`` says so;
+    expectiminimax for games with chance; the score search where the game
+    has one). ``depth`` limits a depth-first search (an evaluation scores
+    the horizon); ``time_ms`` bounds iterative deepening, the engine and
+    MCTS; ``tt_mb`` (a table of that many MiB), ``order``, ``pvs`` and
+    ``fast_win`` add engine features to alpha-beta; ``seed``,
+    ``iterations``, ``c`` (UCT's exploration constant) and ``threads`` are
+    MCTS's (``threads`` also the engine's); ``star1`` prunes
+    expectiminimax's chance nodes; ``weak`` asks the score search for the
+    win/draw/loss only. An option that does not apply to the search is a
+    ``ValueError`` naming it. ``vcf=True`` runs only the game's threat
+    search (gomoku: a victory by continuous fours) and returns a
+    :class:`~plysearch.types.ThreatReport`.
 
     Returns the dict ``ply solve ... --json`` prints: ``value`` (MAX's
     view), ``best_move``, ``pv``, ``stats`` (``nodes``, ``leaves``, ...).
-    Raises ``ValueError`` with the command line's message on a bad
-    argument; a Python game's exceptions pass through.
+    Raises ``ValueError`` (``TypeError`` for a wrong type) naming the
+    keyword at fault; a Python game's exceptions pass through.
 
     >>> ply.solve("tictactoe", algo="minimax")["stats"]["nodes"]
     549946
     """
-    kw = dict(position=position, moves=moves, params=params, algo=algo, depth=depth, time_ms=time_ms,
-              tt_mb=tt_mb, order=order, pvs=pvs, fast_win=fast_win, seed=seed, iterations=iterations,
-              star1=star1, weak=weak, vcf=vcf)
-    if isinstance(game, str):
-        if state is not None:
-            raise ValueError("state= is for games written in Python; give a built-in game's position=")
-        return _builtin("solve", game, kw)
-    del kw["moves"]
-    return _python("solve", game, state, moves, kw)
+    kw = dict(params=params, algo=algo, depth=depth, time_ms=time_ms, tt_mb=tt_mb, order=order, pvs=pvs,
+              fast_win=fast_win, seed=seed, iterations=iterations, c=c, threads=threads, star1=star1,
+              weak=weak, vcf=vcf)
+    return cast(SolveReport, _either("solve", game, position, state, moves, kw))
 
 
-def analyze(game: Any, position: Optional[str] = None, **options: Any) -> Report:
+def analyze(
+    game: Union[str, Game],
+    position: Optional[str] = None,
+    *,
+    state: Any = None,
+    moves: Optional[Sequence[Any]] = None,
+    params: Optional[Mapping[str, Any]] = None,
+    algo: Optional[Algo] = None,
+    depth: Optional[int] = None,
+    time_ms: Optional[int] = None,
+    tt_mb: Optional[int] = None,
+    order: bool = False,
+    pvs: bool = False,
+    fast_win: bool = False,
+    seed: Optional[int] = None,
+    iterations: Optional[int] = None,
+    c: Optional[float] = None,
+    threads: Optional[int] = None,
+    star1: bool = False,
+    weak: bool = False,
+) -> AnalyzeReport:
     """The value of every legal move, best first: ``ply analyze ... --json``.
 
-    Takes what :func:`solve` takes. Each entry of ``moves`` has ``move``
-    (for a Python game, ``str(action)``), ``value`` (MAX's view) and, for
-    exact searches, ``proven`` and ``distance`` (plies to the end).
+    Takes what :func:`solve` takes (but ``vcf``). Each entry of ``moves``
+    has ``move`` (for a Python game, ``str(action)``), ``value`` (MAX's
+    view) and, for exact searches, ``proven`` and ``distance`` (plies to
+    the end); MCTS's have ``visits``, ``mean`` and ``value``.
     """
-    return _dispatch("analyze", game, position, options)
+    kw = dict(params=params, algo=algo, depth=depth, time_ms=time_ms, tt_mb=tt_mb, order=order, pvs=pvs,
+              fast_win=fast_win, seed=seed, iterations=iterations, c=c, threads=threads, star1=star1,
+              weak=weak)
+    return cast(AnalyzeReport, _either("analyze", game, position, state, moves, kw))
 
 
-def compare(game: Any, position: Optional[str] = None, **options: Any) -> Report:
+def compare(
+    game: Union[str, Game],
+    position: Optional[str] = None,
+    *,
+    state: Any = None,
+    moves: Optional[Sequence[Any]] = None,
+    params: Optional[Mapping[str, Any]] = None,
+    depth: Optional[int] = None,
+    tt_mb: Optional[int] = None,
+) -> CompareReport:
     """Every exact search on one position, side by side: ``ply compare ... --json``.
 
-    Options: ``depth``, ``tt_mb``, and ``state``/``moves`` (Python games)
-    or ``moves``/``params`` (built-in games). The searches must agree
-    (``agree``); if they do not, ``ValueError`` says which.
+    Minimax, alpha-beta, alpha-beta with ordering, with a table (``tt_mb``,
+    64 by default), PVS and the engine: value, nodes, leaves, cutoffs,
+    time, effective branching factor (``ebf``) and nodes against plain
+    alpha-beta. The searches must agree (``agree``); if they do not,
+    ``ValueError`` says which.
     """
-    return _dispatch("compare", game, position, options)
+    kw = dict(params=params, depth=depth, tt_mb=tt_mb)
+    return cast(CompareReport, _either("compare", game, position, state, moves, kw))
 
 
-def trace_game(game: Any, *, state: Any = None, moves: Optional[Sequence[Any]] = None,
-               algo: Optional[str] = None, depth: Optional[int] = None) -> Report:
+def trace_game(game: Game, *, state: Any = None, moves: Optional[Sequence[Any]] = None,
+               algo: Optional[Algo] = None, depth: Optional[int] = None) -> TraceReport:
     """The step-by-step trace of a search on a game written in Python: the rows ``ply trace`` prints.
 
     Each step has ``node`` (the path of actions), ``player``, ``alpha``,
-    ``beta``, ``value`` and ``event`` (enter, leaf, update, cutoff,
-    return); ``pruned`` names the leaves alpha-beta never looked at.
-    Traces are capped at 25,000 nodes: give a ``depth`` for bigger games.
+    ``beta``, ``value`` (numbers; ``float('inf')`` and ``-inf`` before
+    any) and ``event`` (enter, leaf, update, cutoff, return); ``pruned``
+    names the leaves alpha-beta never looked at. Traces are capped at
+    25,000 nodes: give a ``depth`` for bigger games.
     """
-    return _python("trace", game, state, moves, dict(algo=algo, depth=depth))
+    return cast(TraceReport, _python("trace", game, state, moves, dict(algo=algo, depth=depth)))
 
 
-def best_move(game: Any, state: Any = None, **options: Any) -> Any:
+def best_move(
+    game: Game,
+    state: Any = None,
+    *,
+    moves: Optional[Sequence[Any]] = None,
+    algo: Optional[Algo] = None,
+    depth: Optional[int] = None,
+    time_ms: Optional[int] = None,
+    tt_mb: Optional[int] = None,
+    order: bool = False,
+    pvs: bool = False,
+    fast_win: bool = False,
+    seed: Optional[int] = None,
+    iterations: Optional[int] = None,
+    c: Optional[float] = None,
+    threads: Optional[int] = None,
+) -> Any:
     """The best action in ``state`` (default: the start) of a game written in Python, as an action object.
 
-    Takes :func:`solve`'s options (``algo``, ``depth``, ...). ``None`` when
-    the game is over.
+    Takes :func:`solve`'s search options. ``None`` when the game is over.
     """
-    report = _python("solve", game, state, options.pop("moves", None), options)
+    kw = dict(algo=algo, depth=depth, time_ms=time_ms, tt_mb=tt_mb, order=order, pvs=pvs, fast_win=fast_win,
+              seed=seed, iterations=iterations, c=c, threads=threads)
+    report = _python("solve", game, state, moves, kw)
     chosen = report.get("best_move")
     if chosen is None:
         return None
     at = state if state is not None else game.initial_state()
+    for action in moves or ():
+        at = game.result(at, action)
     for action in game.actions(at):
         if str(action) == chosen:
             return action
     raise RuntimeError(f"the best move {chosen!r} is not among actions(state)")
 
 
-def count(game: str, position: Optional[str] = None, **options: Any) -> Report:
-    """The distinct positions reachable and how many are terminal: ``ply count ... --json``."""
-    return _builtin("count", game, dict(position=position, **options))
+def count(game: str, position: Optional[str] = None, *, moves: Optional[Sequence[Any]] = None,
+          params: Optional[Mapping[str, Any]] = None, max_positions: Optional[int] = None) -> CountReport:
+    """The distinct positions reachable and how many are terminal: ``ply count ... --json``.
+
+    Each position is kept in memory: the count stops with ``ValueError`` past
+    ``max_positions`` (default 10 million). Ctrl-C stops it.
+    """
+    return cast(CountReport, _builtin("count", game, dict(position=position, moves=moves, params=params,
+                                                          max_positions=max_positions)))
 
 
-def perft(game: str, position: Optional[str] = None, *, depth: int, divide: bool = False, **options: Any) -> Report:
-    """The number of move sequences of length ``depth``: ``ply perft ... --json``."""
-    return _builtin("perft", game, dict(position=position, depth=depth, divide=divide, **options))
+def perft(game: str, position: Optional[str] = None, *, depth: int, divide: bool = False,
+          moves: Optional[Sequence[Any]] = None, params: Optional[Mapping[str, Any]] = None) -> PerftReport:
+    """The number of move sequences of length ``depth``: ``ply perft ... --json``. Ctrl-C stops it."""
+    return cast(PerftReport, _builtin("perft", game, dict(position=position, moves=moves, params=params,
+                                                          depth=depth, divide=divide)))
 
 
-def show(game: str, position: Optional[str] = None, **options: Any) -> Report:
+def show(game: str, position: Optional[str] = None, *, moves: Optional[Sequence[Any]] = None,
+         params: Optional[Mapping[str, Any]] = None) -> ShowReport:
     """The board, whose turn, every legal move and the result once over: ``ply show ... --json``."""
-    return _builtin("show", game, dict(position=position, **options))
+    return cast(ShowReport, _builtin("show", game, dict(position=position, moves=moves, params=params)))
 
 
-def trace(tree: str, algo: Optional[str] = None, **options: Any) -> Report:
+def trace(tree: str, algo: Optional[Algo] = None, *, depth: Optional[int] = None,
+          star1: bool = False) -> TraceReport:
     """The step-by-step trace of a search on a tree written out: ``ply trace TREE --json``.
 
     ``algo``: "minimax", "alphabeta" or "expectiminimax"; by default
@@ -235,15 +368,5 @@ def trace(tree: str, algo: Optional[str] = None, **options: Any) -> Report:
     >>> ply.trace("((3 5 7) (2 9 1))")["pruned"]
     ['2.2', '2.3']
     """
-    body = _request(None, dict(tree=tree, algo=algo, **options))
-    return _loads(_ply.call("trace", body))
-
-
-def _dispatch(command: str, game: Any, position: Optional[str], options: Dict[str, Any]) -> Report:
-    if isinstance(game, str):
-        if "state" in options:
-            raise ValueError("state= is for games written in Python; give a built-in game's position=")
-        return _builtin(command, game, dict(position=position, **options))
-    state = options.pop("state", None)
-    moves = options.pop("moves", None)
-    return _python(command, game, state, moves, dict(position=position, **options))
+    body = _request(None, dict(tree=tree, algo=algo, depth=depth, star1=star1))
+    return cast(TraceReport, _loads(_ply.call("trace", body)))
