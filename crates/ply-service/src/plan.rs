@@ -133,95 +133,108 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
     }
     refuse_mcts_fields(request, algo)?;
     match algo {
-        Algo::Nimber => {
-            if !G::IMPARTIAL {
-                return Err(Error::input(format!(
-                    "{} is not impartial: the nimber search is for games where both players have the same moves and the player who cannot move loses (coins, grundy, primes, hackenbush, divisor)",
-                    info.name
-                )));
-            }
-            if request.depth.is_some() || request.time_ms.is_some() {
-                return Err(Error::input(format!(
-                    "the nimber search solves exactly: {} and {} do not apply",
-                    field("depth"),
-                    field("time_ms")
-                )));
-            }
-            Ok(Plan::Nimber)
-        }
-        Algo::Score => {
-            if request.depth.is_some() {
-                return Err(Error::input(format!(
-                    "the score search solves exactly: {} does not apply",
-                    field("depth")
-                )));
-            }
-            Ok(Plan::Score {
-                options: SearchOptions {
-                    tt_mb: request.tt_mb.unwrap_or(DEFAULT_TT_MB),
-                    ordering: true,
-                    killers: false,
-                    shortcuts: true,
-                    threads,
-                    ..SearchOptions::default()
-                },
-                weak: request.weak,
-            })
-        }
-        Algo::Expectiminimax => {
-            if request.tt_mb.is_some_and(|m| m > 0)
-                || request.order
-                || request.pvs
-                || request.time_ms.is_some()
-            {
-                return Err(Error::input(format!(
-                    "expectiminimax takes {} and {}; {}, {}, {} and {} apply to alphabeta and id",
-                    field("depth"),
-                    field("star1"),
-                    field("tt_mb"),
-                    field("order"),
-                    field("pvs"),
-                    field("time_ms")
-                )));
-            }
-            Ok(Plan::Expectiminimax {
-                options: SearchOptions {
-                    depth: request.depth.or(info.default_depth),
-                    ..SearchOptions::default()
-                },
-                star1: request.star1,
-            })
-        }
-        Algo::Mcts => {
-            let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
-            let iterations = request.iterations.unwrap_or(MCTS_ITERATIONS);
-            if !(c.is_finite() && c >= 0.0) {
-                return Err(Error::input(format!(
-                    "{} must be a number of at least 0",
-                    field("c")
-                )));
-            }
-            if iterations == 0 && request.time_ms.is_none() {
-                return Err(Error::input(format!(
-                    "{} must be at least 1",
-                    field("iterations")
-                )));
-            }
-            Ok(Plan::Mcts(MctsOptions {
-                // A time limit alone runs until the time is up.
-                iterations: match (request.iterations, request.time_ms) {
-                    (None, Some(_)) => None,
-                    _ => Some(iterations),
-                },
-                time_limit: request.time_ms.map(Duration::from_millis),
-                c,
-                seed: request.seed.unwrap_or(1),
-                threads,
-                ..MctsOptions::default()
-            }))
-        }
+        Algo::Nimber => nimber_plan::<G>(request, info),
+        Algo::Score => score_plan(request, threads),
+        Algo::Expectiminimax => expectiminimax_plan(request, info),
+        Algo::Mcts => mcts_plan(request, threads),
         a => engine_plan(request, Some(a), default_time_ms),
     }
+}
+
+/// The nimber search: exact, for impartial games only.
+fn nimber_plan<G: ply_core::Impartial>(request: &Request, info: &GameSpec) -> Result<Plan, Error> {
+    if !G::IMPARTIAL {
+        return Err(Error::input(format!(
+            "{} is not impartial: the nimber search is for games where both players have the same moves and the player who cannot move loses (coins, grundy, primes, hackenbush, divisor)",
+            info.name
+        )));
+    }
+    if request.depth.is_some() || request.time_ms.is_some() {
+        return Err(Error::input(format!(
+            "the nimber search solves exactly: {} and {} do not apply",
+            field("depth"),
+            field("time_ms")
+        )));
+    }
+    Ok(Plan::Nimber)
+}
+
+/// The score search: exact, so a depth does not apply.
+fn score_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
+    if request.depth.is_some() {
+        return Err(Error::input(format!(
+            "the score search solves exactly: {} does not apply",
+            field("depth")
+        )));
+    }
+    Ok(Plan::Score {
+        options: SearchOptions {
+            tt_mb: request.tt_mb.unwrap_or(DEFAULT_TT_MB),
+            ordering: true,
+            killers: false,
+            shortcuts: true,
+            threads,
+            ..SearchOptions::default()
+        },
+        weak: request.weak,
+    })
+}
+
+/// Expectiminimax: a depth and Star1 only; the table, ordering, PVS and a
+/// clock belong to the deterministic searches.
+fn expectiminimax_plan(request: &Request, info: &GameSpec) -> Result<Plan, Error> {
+    if request.tt_mb.is_some_and(|m| m > 0)
+        || request.order
+        || request.pvs
+        || request.time_ms.is_some()
+    {
+        return Err(Error::input(format!(
+            "expectiminimax takes {} and {}; {}, {}, {} and {} apply to alphabeta and id",
+            field("depth"),
+            field("star1"),
+            field("tt_mb"),
+            field("order"),
+            field("pvs"),
+            field("time_ms")
+        )));
+    }
+    Ok(Plan::Expectiminimax {
+        options: SearchOptions {
+            depth: request.depth.or(info.default_depth),
+            ..SearchOptions::default()
+        },
+        star1: request.star1,
+    })
+}
+
+/// MCTS: iterations, a time limit or both; `c` at least 0.
+fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
+    let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
+    let iterations = request.iterations.unwrap_or(MCTS_ITERATIONS);
+    if !(c.is_finite() && c >= 0.0) {
+        return Err(Error::input(format!(
+            "{} must be a number of at least 0",
+            field("c")
+        )));
+    }
+    if iterations == 0 && request.time_ms.is_none() {
+        return Err(Error::input(format!(
+            "{} must be at least 1",
+            field("iterations")
+        )));
+    }
+    Ok(Plan::Mcts(MctsOptions {
+        // A time limit alone runs until the time is up.
+        iterations: match (request.iterations, request.time_ms) {
+            (None, Some(_)) => None,
+            _ => Some(iterations),
+        },
+        time_limit: request.time_ms.map(Duration::from_millis),
+        c,
+        seed: request.seed.unwrap_or(1),
+        threads,
+        ..MctsOptions::default()
+    }))
 }
 
 /// A time limit given to a search that has no clock.
