@@ -69,7 +69,7 @@ test("engine against engine is a draw, the game's value", async () => {
 
 test("every move's value shows in its square: the lesson's fork position", async () => {
   // XO.X..O..: square 4 forks (+1), 7 holds the draw (0), 2, 5 and 8 lose (-1).
-  const t = await open("/play/tictactoe?position=XO.X..O..&time=100");
+  const t = await open("/play/tictactoe?position=XO.X..O..&time=1000");
   try {
     await statusMatching(t.page, /your move/);
     await t.page.getByTestId("values").click();

@@ -666,14 +666,19 @@ pub fn analyze_observed<G: EngineGame, O: Observer>(
     }
     let player = game.to_move(state);
     let share = moves.len().max(1) as u32;
-    let child_options = SearchOptions {
+    let mut child_options = SearchOptions {
         depth: options.depth.map(|d| d.saturating_sub(1)),
         tie_break: TieBreak::First,
-        time_limit: options.time_limit.map(|t| t / share),
         node_limit: options.node_limit.map(|n| n / u64::from(share)),
         ..*options
     };
-    for &m in &moves {
+    for (i, &m) in moves.iter().enumerate() {
+        // Each move gets an equal share of the time still left, so the
+        // time a quickly proven move did not use goes to the moves after
+        // it rather than being lost.
+        child_options.time_limit = options
+            .time_limit
+            .map(|t| t.saturating_sub(start.elapsed()) / (moves.len() - i) as u32);
         let child = game.play(state, m);
         let mut s = Stats::default();
         let out = algorithm.run(game, &child, &child_options, &mut (&mut s, &mut *observer))?;
