@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Every test of ply, in one command: the Rust suite (unit, integration,
-# property and API tests), the Python bindings' tests (pytest on the wheel
-# that `pip install ./crates/ply-py` builds), then the browser tests of
-# `ply serve`'s pages
-# (Playwright's playwright-core, pinned in web-tests/package-lock.json,
-# driving Debian's chromium headless).
+# property and API tests), the Python bindings' tests (pytest on the abi3
+# wheel that `pip wheel ./crates/ply-py` builds, installed from its file),
+# then the browser tests of `ply serve`'s pages (Playwright's
+# playwright-core, pinned in web-tests/package-lock.json, driving Debian's
+# chromium headless).
 #
 # The browser needs /usr/bin/chromium: on Debian, as root, this script
 # installs it (apt-get install chromium); elsewhere it says what to do and
@@ -23,7 +23,12 @@ if [ "${PLY_SKIP_PYTHON:-}" = 1 ]; then
   echo "skipped (PLY_SKIP_PYTHON=1)"
 else
   python3 -m venv target/py-venv
-  target/py-venv/bin/pip install --quiet --disable-pip-version-check -r crates/ply-py/requirements-test.txt ./crates/ply-py
+  # The abi3 wheel is built once, into target/wheels, and the tests
+  # install that file: the wheel a class would be handed.
+  rm -f target/wheels/plysearch-*.whl
+  target/py-venv/bin/pip wheel --quiet --disable-pip-version-check --no-deps -w target/wheels ./crates/ply-py
+  target/py-venv/bin/pip install --quiet --disable-pip-version-check -r crates/ply-py/requirements-test.txt
+  target/py-venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/plysearch-*.whl
   (cd crates/ply-py && RAY_USAGE_STATS_ENABLED=0 PLY_BIN="$PWD/../../target/release/ply" ../../target/py-venv/bin/python -m pytest -q tests ../../examples/python)
 fi
 
