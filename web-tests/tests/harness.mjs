@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const bin = process.env.PLY_BIN || join(root, "target/release/ply");
+export const bin = process.env.PLY_BIN || join(root, "target/release/ply");
 export const shots = join(root, "target/browser-shots");
 
 /** Starts `ply serve --port 0` and resolves to { url, stop }. */
@@ -81,4 +81,15 @@ export async function movesAtLeast(page, n, timeout = 20000) {
     n,
     { timeout },
   );
+}
+
+/** axe-core's audit of the page as it is now: the violations whose impact
+ * is serious or critical, each as "rule: target, ..." for a readable failure. */
+export async function audit(page) {
+  await page.addScriptTag({ path: join(root, "web-tests/node_modules/axe-core/axe.min.js") });
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")), count: v.nodes.length }));
+  });
+  return found.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}, ${v.count}): ${v.help} at ${v.targets.join(" | ")}`);
 }

@@ -206,11 +206,22 @@ pub struct TraceArgs {
     /// A game parameter, key=value; repeatable.
     #[arg(long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
-    /// The search to trace: minimax, alphabeta, or expectiminimax (for
+    /// The search to trace: minimax, alphabeta, expectiminimax (for
     /// chance nodes, e.g. trees with `[p1 child1 p2 child2 ...]`; the
-    /// default for them).
+    /// default for them), or mcts (one iteration's four phases).
     #[arg(long, value_parser = algo_parser())]
     pub algo: Option<Algo>,
+    /// MCTS: the iteration to show, after the ones before it run
+    /// untraced [default: 1]; the tree is the same as `analyze --algo
+    /// mcts --iterations N` grows.
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// MCTS: the seed [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// MCTS: the exploration constant c [default: 1.414].
+    #[arg(long)]
+    pub c: Option<f64>,
     /// Search this many plies, then score with the game's evaluation.
     #[arg(long)]
     pub depth: Option<u32>,

@@ -365,7 +365,10 @@ fn bad_engine_flags() {
     ]);
     assert!(e.contains("--time-ms"), "{e}");
     let e = fails(&["trace", "(1 2)", "--algo", "id"]);
-    assert!(e.contains("minimax, alphabeta or expectiminimax"), "{e}");
+    assert!(
+        e.contains("minimax, alphabeta, expectiminimax or mcts"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -157,13 +157,24 @@ fn the_tree_lab_page() {
         "data-testid=\"step\"",
         "data-testid=\"run\"",
         "data-testid=\"root-value\"",
-        "data-node=",
+        "\"data-node\"",
         "/api/trace",
     ] {
         assert!(page.contains(hook), "the page lacks {hook}");
     }
-    let (status, _) = server.request("GET", "/", b"");
-    assert_eq!(status, 303, "/ leads to the tree lab");
+    let (status, home) = server.request("GET", "/", b"");
+    assert_eq!(status, 200, "/ is the home page");
+    for link in [
+        "href=\"/tree\"",
+        "href=\"/mcts\"",
+        "href=\"/compare\"",
+        "/api/games",
+    ] {
+        assert!(home.contains(link), "the home page lacks {link}");
+    }
+    let (status, page) = server.request("GET", "/mcts", b"");
+    assert_eq!(status, 200);
+    assert!(page.contains("/api/trace") && page.contains("algo: \"mcts\""));
     let (status, page) = server.request("GET", "/play/tictactoe", b"");
     assert_eq!(status, 200);
     for hook in [

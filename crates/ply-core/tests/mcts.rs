@@ -5,7 +5,7 @@
 use ply_core::play::{SearchAgent, play_game};
 use ply_core::prelude::*;
 use ply_core::search::mcts::Mcts;
-use ply_core::search::{MctsAgent, MctsOptions, mcts};
+use ply_core::search::{MctsAgent, MctsNodeView, MctsOptions, mcts};
 use ply_games::TicTacToe;
 
 fn opts(iterations: u64, seed: u64) -> MctsOptions {
@@ -149,4 +149,105 @@ fn a_tree_stops_at_its_cap() {
     );
     assert_eq!(roomy.iterations, 5_000);
     assert!(roomy.tree_nodes <= 5_001);
+}
+
+/// The node at `path` in a tree view, if it is there.
+fn node_at<'a>(view: &'a MctsNodeView<u8>, path: &[u8]) -> Option<&'a MctsNodeView<u8>> {
+    let mut n = view;
+    for mv in path {
+        n = n.children.iter().find(|c| c.mv == Some(*mv))?;
+    }
+    Some(n)
+}
+
+/// Every node of a view with its path, root first.
+fn nodes(view: &MctsNodeView<u8>, path: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, u64, f64)>) {
+    out.push((path.clone(), view.visits, view.wins));
+    for c in &view.children {
+        path.push(c.mv.unwrap());
+        nodes(c, path, out);
+        path.pop();
+    }
+}
+
+#[test]
+fn a_traced_iteration_is_the_nth_of_the_same_search_and_tells_its_four_phases() {
+    let g = TicTacToe::classic();
+    let root = g.parse_position(".OX..X..O").unwrap();
+    for seed in 1..=12 {
+        for n in [1u64, 2, 9, 10, 137, 1000] {
+            let mut tree = Mcts::new(&g, &root, std::f64::consts::SQRT_2, seed);
+            assert_eq!(tree.run(&g, n - 1, None), n - 1);
+            let before = tree.tree_view(9);
+            let t = tree.iterate_traced(&g);
+            let after = tree.tree_view(9);
+            // The same tree as the untraced search of n iterations.
+            let r = tree.result(&g, n, std::time::Duration::ZERO);
+            assert_eq!(r.moves, mcts(&g, &root, &opts(n, seed)).moves);
+            // Selection follows the highest UCT value, recomputed here from
+            // the counts before the iteration.
+            let mut path = Vec::new();
+            let mut state = root;
+            for step in &t.selection {
+                let at = node_at(&before, &path).expect("selection walks the tree");
+                assert_eq!(step.parent_visits, at.visits);
+                assert_eq!(step.children.len(), at.children.len());
+                let uct = |v: u64, w: f64| {
+                    if v == 0 {
+                        f64::INFINITY
+                    } else {
+                        w / v as f64
+                            + std::f64::consts::SQRT_2 * ((at.visits as f64).ln() / v as f64).sqrt()
+                    }
+                };
+                let best = step
+                    .children
+                    .iter()
+                    .map(|c| uct(c.visits, c.wins))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let chosen = step.children.iter().find(|c| c.mv == step.chosen).unwrap();
+                assert_eq!(uct(chosen.visits, chosen.wins), best);
+                assert_eq!(chosen.uct, best);
+                assert_eq!(at.untried, 0, "selection passes only fully expanded nodes");
+                path.push(step.chosen);
+                state = g.play(&state, step.chosen);
+            }
+            // Expansion adds one untried move; the playout then ends the game.
+            if let Some(mv) = t.expanded {
+                assert!(t.untried.contains(&mv));
+                assert!(node_at(&before, &path).unwrap().untried == t.untried.len());
+                path.push(mv);
+                state = g.play(&state, mv);
+                assert!(node_at(&before, &path).is_none());
+            } else {
+                assert!(g.is_terminal(&state));
+            }
+            for &mv in &t.playout {
+                let mut legal = Vec::new();
+                g.legal_moves(&state, &mut legal);
+                assert!(legal.contains(&mv));
+                state = g.play(&state, mv);
+            }
+            assert!(g.is_terminal(&state));
+            let u = g.utility(&state).0.signum();
+            assert_eq!(t.result_for_max, [0.0, 0.5, 1.0][(u + 1) as usize]);
+            // Backpropagation: the path's nodes, and only they, gain a
+            // visit and the result from their mover's view.
+            let mut all = Vec::new();
+            nodes(&after, &mut Vec::new(), &mut all);
+            for (p, visits, wins) in all {
+                let on_path = path.starts_with(&p);
+                let old = node_at(&before, &p).map_or((0, 0.0), |b| (b.visits, b.wins));
+                assert_eq!(visits, old.0 + u64::from(on_path), "{p:?}");
+                let gain = if !on_path || p.is_empty() {
+                    0.0
+                } else if p.len() % 2 == 1 {
+                    t.result_for_max // X (MAX) moves first here
+                } else {
+                    1.0 - t.result_for_max
+                };
+                assert_eq!(wins, old.1 + gain, "{p:?}");
+            }
+        }
+    }
 }

@@ -10,10 +10,11 @@ use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
 use ply_core::search::MAX_PLY;
 use ply_core::{Notation, Searchable, play_moves};
 
+use crate::algo::Algo;
 use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
 use crate::commands::explore::{MAX_POSITIONS, count_report, perft_report};
 use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
-use crate::commands::trace::{trace_dot, trace_report};
+use crate::commands::trace::{mcts_trace_report, trace_dot, trace_report};
 use crate::control::Control;
 use crate::error::{Error, field, field_is};
 use crate::plan::configure;
@@ -43,7 +44,16 @@ fn fields(command: Command) -> Vec<&'static str> {
         Command::Solve => [SEARCH, &["vcf"]].concat(),
         Command::Analyze => SEARCH.to_vec(),
         Command::Compare => vec!["depth", "tt_mb"],
-        Command::Trace => vec!["tree", "algo", "depth", "star1", "dot"],
+        Command::Trace => vec![
+            "tree",
+            "algo",
+            "depth",
+            "star1",
+            "dot",
+            "iterations",
+            "seed",
+            "c",
+        ],
         Command::Show => vec![],
         Command::Count => vec!["max_positions"],
         Command::Perft => vec!["depth", "divide"],
@@ -298,6 +308,9 @@ fn dispatch<G: Notation + Searchable, C: Control>(
                 let r = compare_report(name, game, state, request.depth, tt_mb, &mut *control)?;
                 Report::Compare(agreed(r)?)
             }
+            Command::Trace if request.algo == Some(Algo::Mcts) => Report::MctsTrace(
+                mcts_trace_report(name, game, state, request, &mut *control)?,
+            ),
             Command::Trace if request.dot => {
                 Report::Dot(trace_dot(game, state, request, is_tree, &mut *control)?)
             }

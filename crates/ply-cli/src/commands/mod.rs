@@ -102,6 +102,9 @@ pub fn trace(a: &TraceArgs) -> CliResult {
         depth: a.depth,
         star1: a.star1,
         dot: a.dot,
+        iterations: a.iterations,
+        seed: a.seed,
+        c: a.c,
         ..Request::default()
     };
     run(Command::Trace, request, a.json, true)

@@ -21,7 +21,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -35,6 +35,14 @@ use ply_service::{Cancel, Command, Error, ErrorKind, Limits, Report, Request, Te
 use crate::CliError;
 use crate::args::ServeArgs;
 
+/// Shared by every page: the large-text (projector) toggle, remembered.
+const COMMON_JS: &str = include_str!("../../web/common.js");
+/// Shared by every page: the header, focus rings, projector mode.
+const COMMON_CSS: &str = include_str!("../../web/common.css");
+/// The home page: the labs and every game, a line each.
+const HOME_PAGE: &str = include_str!("../../web/home.html");
+/// The MCTS lab: one iteration's phases at a time, from `/api/trace`.
+const MCTS_PAGE: &str = include_str!("../../web/mcts.html");
 /// The tree lab: one page, its script and style inside, embedded in the
 /// binary so the server needs nothing from the network.
 const TREE_PAGE: &str = include_str!("../../web/tree.html");
@@ -232,8 +240,17 @@ async fn json_errors(response: Response) -> Response {
 /// The API's routes, with every limit.
 fn app(server: Arc<Server>) -> Router {
     Router::new()
-        .route("/", get(|| async { axum::response::Redirect::to("/tree") }))
+        .route("/", get(|| async { axum::response::Html(HOME_PAGE) }))
         .route("/tree", get(|| async { axum::response::Html(TREE_PAGE) }))
+        .route("/mcts", get(|| async { axum::response::Html(MCTS_PAGE) }))
+        .route(
+            "/common.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], COMMON_JS) }),
+        )
+        .route(
+            "/common.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], COMMON_CSS) }),
+        )
         .route(
             "/play",
             get(|| async { axum::response::Redirect::to("/play/tictactoe") }),

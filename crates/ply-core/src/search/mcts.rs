@@ -110,6 +110,106 @@ impl<M> MctsResult<M> {
     }
 }
 
+/// One iteration of MCTS phase by phase ([`Mcts::iterate_traced`]): what
+/// the MCTS lab shows and `ply trace --algo mcts` prints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IterationTrace<M> {
+    /// Selection: each node passed through on the way down, from the root.
+    pub selection: Vec<SelectStep<M>>,
+    /// Expansion: the move of the child added; `None` when selection
+    /// ended at a terminal position (or at a chance node's first outcome).
+    pub expanded: Option<M>,
+    /// The untried moves the expanded one was drawn from, at random.
+    pub untried: Vec<M>,
+    /// Simulation: the playout's moves, from the new node to the end.
+    pub playout: Vec<M>,
+    /// The playout's result for MAX: 1 a win, 1/2 a draw, 0 a loss. Each
+    /// node on the path adds it from its mover's view (1 - it for MIN).
+    pub result_for_max: f64,
+}
+
+/// One step of selection: at a node whose moves are all tried, the child
+/// with the highest UCT value is followed (at a chance node, an outcome
+/// drawn by its probability, and `children` is empty).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelectStep<M> {
+    /// The node's visits, the `N` of `ln N`.
+    pub parent_visits: u64,
+    /// The player who chooses here; `None` at a chance node.
+    pub mover: Option<Player>,
+    /// Every child as selection weighed it, in the tree's order.
+    pub children: Vec<ChildStats<M>>,
+    /// The move followed.
+    pub chosen: M,
+}
+
+/// A child as selection sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildStats<M> {
+    /// The move into it.
+    pub mv: M,
+    /// Its visits `n`.
+    pub visits: u64,
+    /// Its results summed for the player who chose its move.
+    pub wins: f64,
+    /// `wins/n + c·sqrt(ln N / n)`; infinite while `n` is 0.
+    pub uct: f64,
+}
+
+/// A node of the tree as drawn ([`Mcts::tree_view`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsNodeView<M> {
+    /// The move into it; `None` at the root.
+    pub mv: Option<M>,
+    /// Who made that move; `None` at the root and for chance outcomes.
+    pub mover: Option<Player>,
+    /// Its visits.
+    pub visits: u64,
+    /// Its results summed for `mover` (1 a win, 1/2 a draw).
+    pub wins: f64,
+    /// Moves not yet expanded below it.
+    pub untried: usize,
+    /// Its children, most visited first (none past the view's depth).
+    pub children: Vec<MctsNodeView<M>>,
+}
+
+/// Who hears an iteration's phases. `ON` false (for [`NoRecord`]) lets
+/// the compiler drop every call and the statistics gathered for it.
+trait Record<M> {
+    const ON: bool;
+    fn selected(&mut self, _step: SelectStep<M>) {}
+    fn untried(&mut self, _moves: Vec<M>) {}
+    fn expanded(&mut self, _mv: M) {}
+    fn played(&mut self, _mv: M) {}
+    fn result(&mut self, _for_max: f64) {}
+}
+
+/// The search's own iterations: nothing recorded.
+struct NoRecord;
+
+impl<M> Record<M> for NoRecord {
+    const ON: bool = false;
+}
+
+impl<M> Record<M> for IterationTrace<M> {
+    const ON: bool = true;
+    fn selected(&mut self, step: SelectStep<M>) {
+        self.selection.push(step);
+    }
+    fn untried(&mut self, moves: Vec<M>) {
+        self.untried = moves;
+    }
+    fn expanded(&mut self, mv: M) {
+        self.expanded = Some(mv);
+    }
+    fn played(&mut self, mv: M) {
+        self.playout.push(mv);
+    }
+    fn result(&mut self, for_max: f64) {
+        self.result_for_max = for_max;
+    }
+}
+
 const NONE: u32 = u32::MAX;
 
 struct Node<M> {
@@ -237,6 +337,92 @@ impl<G: Chance + Playouts> Mcts<G> {
     }
 
     fn iterate(&mut self, game: &G) {
+        self.iterate_recorded(game, &mut NoRecord);
+    }
+
+    /// Runs one more iteration and tells its four phases: what selection
+    /// saw at each node (every child's visits, results and UCT value), the
+    /// move expanded, the playout's moves and result, the path that was
+    /// updated. The tree grows exactly as under [`Mcts::run`], so iteration
+    /// N traced after N - 1 run is the Nth of a search with the same seed.
+    pub fn iterate_traced(&mut self, game: &G) -> IterationTrace<G::Move> {
+        let mut trace = IterationTrace {
+            selection: Vec::new(),
+            expanded: None,
+            untried: Vec::new(),
+            playout: Vec::new(),
+            result_for_max: 0.0,
+        };
+        self.iterate_recorded(game, &mut trace);
+        trace
+    }
+
+    /// The search's result after this tree's `iterations`, as [`mcts`]
+    /// reports it (every root move, the unvisited too, most visited first).
+    pub fn result(&self, game: &G, iterations: u64, elapsed: Duration) -> MctsResult<G::Move> {
+        let tree = (
+            self.root_moves(),
+            iterations,
+            self.size() as u64,
+            self.endless,
+        );
+        merge(game, &self.root_state, vec![tree], elapsed)
+    }
+
+    /// The tree to `depth` plies below the root (each node's children most
+    /// visited first), for a picture of the search.
+    pub fn tree_view(&self, depth: usize) -> MctsNodeView<G::Move> {
+        self.view(0, depth)
+    }
+
+    fn view(&self, n: u32, depth: usize) -> MctsNodeView<G::Move> {
+        let nd = &self.nodes[n as usize];
+        let mut children: Vec<MctsNodeView<G::Move>> = if depth == 0 {
+            Vec::new()
+        } else {
+            nd.children
+                .iter()
+                .map(|&c| self.view(c, depth - 1))
+                .collect()
+        };
+        children.sort_by_key(|c| std::cmp::Reverse(c.visits));
+        MctsNodeView {
+            mv: nd.mv,
+            mover: nd.mover,
+            visits: nd.visits,
+            wins: nd.wins,
+            untried: nd.untried.len(),
+            children,
+        }
+    }
+
+    /// The statistics selection weighs at `node`: each child's visits,
+    /// results and UCT value (infinite for a child never visited).
+    fn child_stats(&self, node: u32) -> Vec<ChildStats<G::Move>> {
+        let nd = &self.nodes[node as usize];
+        let ln_n = (nd.visits.max(1) as f64).ln();
+        nd.children
+            .iter()
+            .map(|&c| {
+                let ch = &self.nodes[c as usize];
+                ChildStats {
+                    mv: ch.mv.expect("children have moves"),
+                    visits: ch.visits,
+                    wins: ch.wins,
+                    uct: if ch.visits == 0 {
+                        f64::INFINITY
+                    } else {
+                        let n = ch.visits as f64;
+                        ch.wins / n + self.c * (ln_n / n).sqrt()
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// One iteration, its phases told to `rec` ([`NoRecord`] compiles the
+    /// telling away, so [`Mcts::run`] pays nothing for the lab).
+    fn iterate_recorded<R: Record<G::Move>>(&mut self, game: &G, rec: &mut R) {
         let mut node = 0u32;
         let mut state = self.root_state.clone();
         // Selection and expansion.
@@ -251,6 +437,14 @@ impl<G: Chance + Playouts> Mcts<G> {
                     .iter()
                     .copied()
                     .find(|&c| self.nodes[c as usize].mv == Some(outcome));
+                if R::ON {
+                    rec.selected(SelectStep {
+                        parent_visits: self.nodes[node as usize].visits,
+                        mover: None,
+                        children: Vec::new(),
+                        chosen: outcome,
+                    });
+                }
                 state = game.play(&state, outcome);
                 node = match existing {
                     Some(c) => c,
@@ -264,8 +458,14 @@ impl<G: Chance + Playouts> Mcts<G> {
             let player = game.to_move(&state);
             let untried = &mut self.nodes[node as usize].untried;
             if !untried.is_empty() {
+                if R::ON {
+                    rec.untried(untried.clone());
+                }
                 let i = self.rng.random_range(0..untried.len());
                 let mv = untried.swap_remove(i);
+                if R::ON {
+                    rec.expanded(mv);
+                }
                 state = game.play(&state, mv);
                 let n = Self::make_node(game, &state, Some(mv), node, Some(player));
                 node = self.add_child(node, n);
@@ -275,11 +475,22 @@ impl<G: Chance + Playouts> Mcts<G> {
                 break;
             };
             let mv = self.nodes[child as usize].mv.expect("children have moves");
+            if R::ON {
+                rec.selected(SelectStep {
+                    parent_visits: self.nodes[node as usize].visits,
+                    mover: Some(player),
+                    children: self.child_stats(node),
+                    chosen: mv,
+                });
+            }
             state = game.play(&state, mv);
             node = child;
         }
         // Simulation.
-        let result_for_max = self.playout(game, state);
+        let result_for_max = self.playout(game, state, rec);
+        if R::ON {
+            rec.result(result_for_max);
+        }
         // Backpropagation.
         let mut n = node;
         while n != NONE {
@@ -341,7 +552,7 @@ impl<G: Chance + Playouts> Mcts<G> {
     /// A playout that has not ended after [`MAX_PLY`] plies stops there
     /// and marks the tree endless (see [`MctsResult::endless`]), so a game
     /// that can go on for ever cannot hang an iteration, and is named.
-    fn playout(&mut self, game: &G, mut state: G::State) -> f64 {
+    fn playout<R: Record<G::Move>>(&mut self, game: &G, mut state: G::State, rec: &mut R) -> f64 {
         let mut moves = std::mem::take(&mut self.moves);
         let mut plies = 0;
         while !game.is_terminal(&state) && plies < MAX_PLY {
@@ -357,6 +568,9 @@ impl<G: Chance + Playouts> Mcts<G> {
                 let i = game.playout_choice(&state, &moves, self.rng.next_u64());
                 moves[i.min(moves.len() - 1)]
             };
+            if R::ON {
+                rec.played(mv);
+            }
             state = game.play(&state, mv);
         }
         self.moves = moves;

@@ -48,7 +48,10 @@ pub const MAX_PLY: u32 = 100_000;
 pub use alphabeta::{Budget, Engine, alphabeta};
 pub use expectiminimax::{ExpectiminimaxOutcome, expectiminimax};
 pub use id::{Iteration, iterative_deepening};
-pub use mcts::{MAX_TREE_NODES, MctsAgent, MctsMove, MctsOptions, MctsResult, mcts, mcts_watched};
+pub use mcts::{
+    ChildStats, IterationTrace, MAX_TREE_NODES, MctsAgent, MctsMove, MctsNodeView, MctsOptions,
+    MctsResult, SelectStep, mcts, mcts_watched,
+};
 pub use minimax::minimax;
 pub use nimber::{NimberAnalysis, NimberResult, Nimbers, analyze_nimbers, nimber};
 pub use score_search::{ScoreResult, Solved, score_search, solve_exact, solve_score};

@@ -4,12 +4,15 @@
 use ply_core::explore::{leaf_paths, reaches_chance, tree_size};
 use ply_core::observe::{DotStyle, Observer, Trace, tree_dot};
 use ply_core::search::alphabeta::Budget;
+use ply_core::search::mcts::Mcts;
 use ply_core::search::{Engine, SearchError, SearchOptions, expectiminimax, minimax};
 use ply_core::{Notation, Searchable};
 
 use crate::algo::Algo;
 use crate::error::{Error, field, field_is};
-use crate::report::{DotReport, Number, Score, TraceReport, TraceValue};
+use crate::report::{
+    DotReport, Header, MctsTraceReport, Number, Score, TRACE_TREE_DEPTH, TraceReport, TraceValue,
+};
 use crate::request::Request;
 
 /// A trace stops at this many nodes: about 100,000 steps (each node makes
@@ -56,8 +59,22 @@ fn traced_algo<G: Searchable>(
     });
     if !algo.needs().traceable {
         return Err(Error::input(
-            "trace shows minimax, alphabeta or expectiminimax",
+            "trace shows minimax, alphabeta, expectiminimax or mcts",
         ));
+    }
+    let mcts_field = [
+        ("iterations", request.iterations.is_some()),
+        ("seed", request.seed.is_some()),
+        ("c", request.c.is_some()),
+    ]
+    .into_iter()
+    .find(|f| f.1);
+    if let Some((which, _)) = mcts_field {
+        return Err(Error::input(format!(
+            "{} applies to an MCTS trace ({})",
+            field(which),
+            field_is("algo", "mcts")
+        )));
     }
     if chance && !algo.needs().chance {
         return Err(Error::input(format!(
@@ -182,4 +199,87 @@ pub fn trace_dot<G: Notation + Searchable, O: Observer>(
     Ok(DotReport {
         dot: tree_dot(game, state, &trace, &style),
     })
+}
+
+/// An MCTS trace runs at most this many iterations: each adds a node, and
+/// the lab's largest run is 10,000.
+pub const MCTS_TRACE_ITERATIONS: u64 = 100_000;
+
+/// How many iterations run between two looks at `stop`.
+const STOP_EVERY: u64 = 256;
+
+/// `trace --algo mcts --iterations N`: runs N - 1 iterations untraced and
+/// the Nth traced, on one tree seeded as `analyze --algo mcts` seeds its
+/// first (so the root moves match `analyze`'s with one thread exactly),
+/// and reports the Nth iteration's phases and the tree.
+pub fn mcts_trace_report<G: Notation + Searchable, O: Observer>(
+    name: &str,
+    game: &G,
+    state: &G::State,
+    request: &Request,
+    stop: &mut O,
+) -> Result<MctsTraceReport, Error> {
+    if request.depth.is_some() || request.star1 || request.dot {
+        let which = if request.depth.is_some() {
+            "depth"
+        } else if request.star1 {
+            "star1"
+        } else {
+            "dot"
+        };
+        return Err(Error::input(format!(
+            "{} does not apply to an MCTS trace (it takes {}, {} and {})",
+            field(which),
+            field("iterations"),
+            field("seed"),
+            field("c")
+        )));
+    }
+    let n = request.iterations.unwrap_or(1);
+    if !(1..=MCTS_TRACE_ITERATIONS).contains(&n) {
+        return Err(Error::input(format!(
+            "{} must be from 1 to {MCTS_TRACE_ITERATIONS} in an MCTS trace (the iteration shown is the last)",
+            field_is("iterations", n)
+        )));
+    }
+    let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
+    if !(c.is_finite() && c >= 0.0) {
+        return Err(Error::input(format!(
+            "{} must be a number of at least 0",
+            field("c")
+        )));
+    }
+    if game.is_terminal(state) {
+        return Err(Error::input(
+            "the game is over at this position: there is nothing to search",
+        ));
+    }
+    let seed = request.seed.unwrap_or(1);
+    let start = std::time::Instant::now();
+    let mut tree = Mcts::new(game, state, c, seed);
+    let mut done = 0;
+    while done < n - 1 {
+        if stop.should_stop() {
+            return Err(SearchError::Stopped.into());
+        }
+        done += tree.run(game, STOP_EVERY.min(n - 1 - done), None);
+        if tree.is_endless() {
+            return Err(SearchError::TooDeep.into());
+        }
+    }
+    let last = tree.iterate_traced(game);
+    if tree.is_endless() {
+        return Err(SearchError::TooDeep.into());
+    }
+    let result = tree.result(game, n, start.elapsed());
+    let algo = format!("mcts ({n} iterations, c={c:.3}, seed {seed})");
+    Ok(MctsTraceReport::new(
+        Header::new(name, game, state, algo),
+        game,
+        state,
+        (c, seed),
+        &last,
+        &result,
+        &tree.tree_view(TRACE_TREE_DEPTH),
+    ))
 }

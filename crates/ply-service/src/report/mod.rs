@@ -22,6 +22,7 @@ mod batch;
 mod compare;
 mod explore;
 mod list;
+mod mcts_trace;
 mod show;
 mod solve;
 mod threat;
@@ -32,6 +33,7 @@ pub use batch::*;
 pub use compare::*;
 pub use explore::*;
 pub use list::*;
+pub use mcts_trace::*;
 pub use show::*;
 pub use solve::*;
 pub use threat::*;
@@ -53,6 +55,9 @@ pub enum Report {
     Compare(CompareReport),
     /// `trace`.
     Trace(TraceReport),
+    /// `trace --algo mcts`.
+    #[serde(rename = "mcts_trace")]
+    MctsTrace(MctsTraceReport),
     /// `trace --dot`.
     Dot(DotReport),
     /// `show`.
@@ -74,6 +79,7 @@ impl fmt::Display for Report {
             Report::Analyze(r) => r.fmt(f),
             Report::Compare(r) => r.fmt(f),
             Report::Trace(r) => r.fmt(f),
+            Report::MctsTrace(r) => r.fmt(f),
             Report::Dot(r) => r.fmt(f),
             Report::Show(r) => r.fmt(f),
             Report::Count(r) => r.fmt(f),
