@@ -13,6 +13,18 @@ test("tic-tac-toe's fork position: every search says +1", async () => {
     assert.ok(values.every((v) => v === "1"), values.join(","));
     const first = await rows.first().locator("td").first().textContent();
     assert.equal(first, "minimax");
+    // Numbers read as numbers: ratios with their ×, times with their unit,
+    // counts with thousands separators; every column says what it means.
+    const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    for (const c of cells) {
+      assert.match(c[9], /^\d+(\.\d{1,3})?×$/, c[9]);
+      assert.match(c[10], /^\d+(\.\d+)? (ms|s)$/, c[10]);
+      assert.match(c[3], /^\d{1,3}(,\d{3})*$/, c[3]);
+    }
+    assert.equal(cells[1][9], "1.00×", "plain alpha-beta against itself");
+    const titled = await t.page.$$eval("#table th[title]", (th) => th.length);
+    assert.equal(titled, 10);
+    assert.match(await t.page.getByTestId("legend").textContent(), /transposition table/);
     await t.shot("compare");
   } finally {
     await t.done();

@@ -41,8 +41,12 @@ test("a full column takes no more stones", async () => {
     await t.page.getByTestId("column-1").click();
     await movesAtLeast(t.page, 1);
     await statusMatching(t.page, /your move/);
-    await t.page.getByTestId("column-1").click();
-    await t.page.getByTestId("column-1").click();
+    // The full column says so to a screen reader, and a click (forced: it
+    // is aria-disabled) drops nothing.
+    assert.equal(await t.page.getByTestId("column-1").getAttribute("aria-disabled"), "true");
+    assert.match(await t.page.getByTestId("column-1").getAttribute("aria-label"), /column 1, full/);
+    await t.page.getByTestId("column-1").click({ force: true });
+    await t.page.getByTestId("column-1").click({ force: true });
     await t.page.waitForTimeout(300);
     assert.deepEqual(await record(t.page), ["1"]);
     assert.match(await t.page.getByTestId("status").textContent(), /your move \(Red\)/);

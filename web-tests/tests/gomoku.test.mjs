@@ -19,7 +19,7 @@ test("clicking points places stones and the engine replies", async () => {
     assert.match(await t.page.getByTestId("point-h8").getAttribute("class"), /\bb\b/);
     assert.match(await t.page.getByTestId(`point-${played[1]}`).getAttribute("class"), /\bw\b.*last/);
     // A taken point takes no stone.
-    assert.equal(await t.page.getByTestId("point-h8").isDisabled(), true);
+    assert.equal(await t.page.getByTestId("point-h8").getAttribute("aria-disabled"), "true");
     await t.shot("play-gomoku");
     assert.deepEqual(t.errors, []);
   } finally {
@@ -48,7 +48,12 @@ test("five in a row ends the game", async () => {
     await t.page.getByTestId("point-i8").click();
     await statusMatching(t.page, /the game is over: Black wins/);
     assert.equal(await t.page.locator(".pt.b").count(), 5);
-    assert.equal(await t.page.getByTestId("point-j8").isDisabled(), true);
+    assert.equal(await t.page.getByTestId("point-j8").getAttribute("aria-disabled"), "true");
+    // The five are marked as the winning line, and only they.
+    assert.deepEqual(await t.page.$$eval(".pt.win", (p) => p.map((x) => x.dataset.move).sort()), ["e8", "f8", "g8", "h8", "i8"]);
+    // A click on a point once the game is over places nothing.
+    await t.page.getByTestId("point-j8").click({ force: true });
+    assert.equal(await t.page.locator(".pt.b, .pt.w").count(), 9);
     assert.deepEqual(t.errors, []);
   } finally {
     await t.done();

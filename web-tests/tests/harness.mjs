@@ -68,16 +68,17 @@ export async function statusMatching(page, re, timeout = 20000) {
   return status.textContent();
 }
 
-/** The moves played so far, from the record line. */
+/** The moves played so far, in the game's notation: the record line's
+ * `data-moves` (its text writes them as players do: SAN in chess). */
 export async function played(page) {
-  return (await page.getByTestId("record").textContent()).replace("moves: ", "").split(" ").filter(Boolean);
+  return ((await page.getByTestId("record").getAttribute("data-moves")) || "").split(" ").filter(Boolean);
 }
 
 /** Waits until at least `n` moves are on the record. A click's handler may
  * run after Playwright's click returns, so tests wait on what it changes. */
 export async function movesAtLeast(page, n, timeout = 20000) {
   await page.waitForFunction(
-    (n) => document.querySelector("[data-testid=record]").textContent.replace("moves: ", "").split(" ").filter(Boolean).length >= n,
+    (n) => (document.querySelector("[data-testid=record]").dataset.moves || "").split(" ").filter(Boolean).length >= n,
     n,
     { timeout },
   );

@@ -17,7 +17,7 @@ async function playOut(page, random) {
   for (;;) {
     const status = await statusMatching(page, /your move|wins|draw/);
     if (OVER.test(status)) return status;
-    const open = page.locator("[data-testid^=square-]:enabled");
+    const open = page.locator("[data-testid^=square-][aria-disabled=false]");
     const n = await open.count();
     assert.ok(n > 0, `no square to click though the status says '${status}'`);
     const before = await page.getByTestId("record").textContent();
@@ -74,10 +74,13 @@ test("every move's value shows in its square: the lesson's fork position", async
     await statusMatching(t.page, /your move/);
     await t.page.getByTestId("values").click();
     await t.page.getByTestId("square-4").locator(".note").waitFor();
-    const note = async (i) => (await t.page.getByTestId(`square-${i}`).textContent()).trim();
+    const note = async (i) => (await t.page.getByTestId(`square-${i}`).locator(".note").textContent()).trim();
     assert.equal(await note(4), "+1");
     assert.equal(await note(7), "0");
     for (const i of [2, 5, 8]) assert.equal(await note(i), "-1");
+    // A screen reader hears each square's name, content and value.
+    assert.equal(await t.page.getByTestId("square-4").getAttribute("aria-label"), "square 4: empty, value +1");
+    assert.equal(await t.page.getByTestId("square-0").getAttribute("aria-label"), "square 0: X");
     // Undo goes back to the human's last turn; a hint names the fork.
     await t.page.getByTestId("square-4").click();
     await movesAtLeast(t.page, 2);

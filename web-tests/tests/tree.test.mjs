@@ -11,6 +11,8 @@ async function choose(page, tree, algo) {
   await page.getByTestId("tree-input").dispatchEvent("change");
   await page.getByTestId("algo").selectOption(algo);
   await page.waitForFunction(() => Number(document.getElementById("steps").textContent) > 0);
+  // The algorithm's change loads the trace again: wait for that one.
+  await page.evaluate(() => window.lab.idle());
 }
 
 test("alpha-beta on ((3 5 7) (2 9 1)): root 3, leaves 2.2 and 2.3 pruned", async () => {
@@ -91,6 +93,8 @@ test("a true step-through: one row a step, the cutoff greys 2.2 and 2.3 at its s
     assert.equal(await rows(), 0, "step 0 shows no rows: nothing is given away");
     for (let k = 1; k <= total; k++) {
       await t.page.getByTestId("step").click();
+      // The click acts once the tree shown has loaded: wait for its row.
+      await t.page.waitForFunction((k) => document.querySelectorAll('[data-testid="step-row"]').length >= k, k, { timeout: 5000 }).catch(() => {});
       assert.equal(await rows(), k, `rows at step ${k}`);
       assert.equal(await t.page.locator("#table tr.current").getAttribute("data-step"), String(k));
       const cut = k >= 14; // step 14 is the cutoff at node 2 (α 3 ≥ β 2)

@@ -60,6 +60,13 @@ pub trait Notation: Game {
     /// Writes a move so that [`Notation::parse_move`] reads it back.
     fn format_move(&self, state: &Self::State, mv: Self::Move) -> String;
 
+    /// Writes a move as players write it, for a person to read (chess:
+    /// SAN, `Nf3`, where [`Notation::format_move`] writes the UCI `g1f3`
+    /// that engines exchange). The default is [`Notation::format_move`].
+    fn display_move(&self, state: &Self::State, mv: Self::Move) -> String {
+        self.format_move(state, mv)
+    }
+
     /// The moves perft (the move-generator test) counts from `state`. The
     /// default is the legal moves, none in a terminal state. Chess overrides
     /// it: by convention its perft counts continue through the draws the

@@ -691,6 +691,10 @@ impl Notation for Chess {
         display_uci_move(&s.board, mv).to_string()
     }
 
+    fn display_move(&self, s: &ChessState, mv: Move) -> String {
+        display_san_move(&s.board, mv).to_string()
+    }
+
     fn draw(&self, s: &ChessState) -> String {
         let b = &s.board;
         let mut out = String::new();

@@ -73,6 +73,14 @@ fn requests() -> Vec<(Command, Value)> {
             Command::Show,
             json!({"game": "tictactoe", "position": "XXXOO...."}),
         ),
+        (
+            Command::Show,
+            json!({"game": "chess", "moves": ["e2e4", "e7e5"]}),
+        ),
+        (
+            Command::Trace,
+            json!({"game": "tictactoe", "position": ".OX..X..O", "algo": "mcts", "iterations": 50}),
+        ),
         (Command::Count, json!({"game": "tictactoe"})),
         (
             Command::Perft,
@@ -111,6 +119,7 @@ fn every_report_reads_back_as_itself() {
         let expected = match (&report, command) {
             (Report::Dot(_), _) => "dot",
             (Report::Threat(_), _) => "threat",
+            (Report::MctsTrace(_), _) => "mcts_trace",
             (_, c) => c.name(),
         };
         assert_eq!(kind, expected, "{request}");
@@ -167,4 +176,39 @@ fn a_report_read_back_prints_the_same_text_but_the_board() {
         assert!(text.starts_with(&board), "{text}");
         assert_eq!(read.to_string(), text.replacen(&board, "", 1), "{request}");
     }
+}
+
+/// Chess moves are shown in SAN for a reader (`display`), and each one,
+/// played by its SAN, leads where its UCI move does: the position the
+/// report gives for it. Games whose notation is already the reader's
+/// carry no `display`.
+#[test]
+fn shown_moves_read_as_players_write_them() {
+    let moves = |r: &Report| match r {
+        Report::Show(s) => s.moves.clone(),
+        other => panic!("not a show report: {other:?}"),
+    };
+    let start = run(
+        Command::Show,
+        &json!({"game": "chess", "moves": ["e2e4", "e7e5"]}),
+    );
+    let shown = moves(&start);
+    assert_eq!(shown.len(), 29);
+    let san = |uci: &str| shown.iter().find(|m| m.mv == uci).unwrap().display.clone();
+    assert_eq!(san("g1f3").as_deref(), Some("Nf3"));
+    assert_eq!(san("e1e2").as_deref(), Some("Ke2"));
+    assert_eq!(san("d2d4").as_deref(), Some("d4"));
+    for m in &shown {
+        let display = m.display.clone().expect("every chess move has its SAN");
+        let after = run(
+            Command::Show,
+            &json!({"game": "chess", "moves": ["e2e4", "e7e5", display]}),
+        );
+        match after {
+            Report::Show(s) => assert_eq!(s.position, m.position, "{display}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    let ttt = run(Command::Show, &json!({"game": "tictactoe"}));
+    assert!(moves(&ttt).iter().all(|m| m.display.is_none()));
 }

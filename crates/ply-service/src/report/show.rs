@@ -39,6 +39,10 @@ pub struct ShownMove {
     /// The move in the game's notation.
     #[serde(rename = "move")]
     pub mv: String,
+    /// The move as players write it (chess: SAN, `Nf3`); present only
+    /// where it differs from `move`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub display: Option<String>,
     /// The position it leads to.
     pub position: String,
     /// At a chance node: the outcome's probability.
@@ -80,6 +84,8 @@ impl ShowReport {
                 .into_iter()
                 .map(|(m, probability)| ShownMove {
                     mv: game.format_move(state, m),
+                    display: Some(game.display_move(state, m))
+                        .filter(|d| *d != game.format_move(state, m)),
                     position: game.format_position(&game.play(state, m)),
                     probability,
                 })
