@@ -92,3 +92,20 @@ test("every move's value shows in its square: the lesson's fork position", async
     await t.done();
   }
 });
+
+test("MCTS on the play page searches for the time chosen, its visits as bars", async () => {
+  // The engine plays X by MCTS for 1 s: the stream shows the playouts
+  // growing (the search no longer stops at a default iteration count).
+  const t = await open("/play/tictactoe?max=engine&min=human&engine=mcts&time=1000");
+  try {
+    await movesAtLeast(t.page, 1, 30000);
+    const thoughts = await t.page.getByTestId("thinking").textContent();
+    const playouts = Number(thoughts.match(/^([\d,]+) random playouts/)[1].replace(/,/g, ""));
+    assert.ok(playouts > 10000, `${playouts} playouts in 1 s`);
+    assert.ok(await t.page.locator("#thinking .bar").count() >= 2, "a bar per move");
+    assert.match(await t.page.getByTestId("said").textContent(), /^the engine plays \d/);
+    assert.deepEqual(t.errors, []);
+  } finally {
+    await t.done();
+  }
+});
