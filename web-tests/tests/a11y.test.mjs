@@ -29,7 +29,7 @@ async function settled(t, ready) {
 for (const projector of [false, true]) {
   test(`axe-core: no serious or critical violation on any page${projector ? " in large-text mode" : ""}`, async () => {
     for (const [name, path, ready] of PAGES) {
-      const t = await open(path);
+      const t = await open(path, projector ? { width: 1180, height: 720 } : { width: 1366, height: 900 });
       try {
         if (projector) {
           await t.page.evaluate(() => localStorage.setItem("ply-projector", "1"));
@@ -39,6 +39,7 @@ for (const projector of [false, true]) {
         await settled(t, ready);
         assert.deepEqual(await audit(t.page), [], `${name}${projector ? " (large text)" : ""}`);
         if (projector && ["tree", "tictactoe", "mcts"].includes(name)) await t.shot(`projector-${name}`);
+        if (!projector) await t.shot(`wide-${name}`);
         assert.deepEqual(t.errors, [], name);
       } finally {
         await t.done();
