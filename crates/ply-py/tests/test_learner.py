@@ -3,6 +3,7 @@ function with the default search, and a learner's bugs named by the
 function that has them."""
 
 import copy
+import math
 import types
 
 import pytest
@@ -168,3 +169,31 @@ def test_the_course_module_is_a_game():
     # The protocol a type checker reads; a module with the six functions fits it.
     assert isinstance(cs50_tictactoe, ply.Game)
     assert not isinstance(object(), ply.Game)
+
+
+def test_mcts_one_iteration_at_a_time_on_a_builtin_game_and_the_course_module():
+    # Built in: iteration 1,000 of the lesson's position ends on the tree
+    # that analyze grows with the same seed (the centre: 856 visits).
+    r = ply.trace_mcts("tictactoe", ".OX..X..O", iterations=1000, seed=1)
+    a = ply.analyze("tictactoe", ".OX..X..O", algo="mcts", iterations=1000, seed=1)
+    assert r["kind"] == "mcts_trace" and r["iterations"] == 1000
+    assert [(m["move"], m["visits"]) for m in r["moves"]] == [(m["move"], m["visits"]) for m in a["moves"]]
+    assert r["moves"][0]["move"] == "4" and r["moves"][0]["visits"] == 856
+    it = r["iteration"]
+    for step in it["selection"]:
+        # The child followed has the highest UCT value, recomputed here.
+        n = step["visits"]
+        def uct(ch):
+            return ch["mean"] + 1.414213562 * math.sqrt(math.log(n) / ch["visits"])
+        best = max(uct(ch) for ch in step["children"])
+        chosen = next(ch for ch in step["children"] if ch["move"] == step["chosen"])
+        assert abs(uct(chosen) - best) < 1e-5 and abs(chosen["uct"] - uct(chosen)) < 1e-5
+    assert it["result"] in (0.0, 0.5, 1.0)
+    # The learner's own module: the first iteration expands one of the
+    # nine squares, drawn from all nine, and plays the game out.
+    first = ply.trace_mcts(cs50_tictactoe, iterations=1, seed=3)["iteration"]
+    assert first["selection"] == [] and len(first["untried"]) == 9
+    assert first["expanded"] in first["untried"]
+    assert len(first["playout"]) >= 4  # nobody wins in fewer than five marks
+    with pytest.raises(ValueError, match="iterations"):
+        ply.trace_mcts("tictactoe", iterations=0)

@@ -39,13 +39,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union, cast, ge
 
 from . import _ply
 from .types import (
-    Algo, AnalyzeReport, CompareReport, CountReport, Game, GamesReport, PerftReport, ShowReport,
-    SolveReport, ThreatReport, TraceReport,
+    Algo, AnalyzeReport, CompareReport, CountReport, Game, GamesReport, MctsTraceReport, PerftReport,
+    ShowReport, SolveReport, ThreatReport, TraceReport,
 )
 
 __all__ = [
     "games", "solve", "analyze", "compare", "count", "perft", "show", "trace",
-    "best_move", "trace_game", "Report", "Algo", "Game", "__version__",
+    "best_move", "trace_game", "trace_mcts", "Report", "Algo", "Game", "__version__",
 ]
 __version__: str = _ply.__version__
 
@@ -295,6 +295,33 @@ def trace_game(game: Game, *, state: Any = None, moves: Optional[Sequence[Any]] 
     25,000 nodes: give a ``depth`` for bigger games.
     """
     return cast(TraceReport, _python("trace", game, state, moves, dict(algo=algo, depth=depth)))
+
+
+def trace_mcts(game: Union[str, Game], position: Optional[str] = None, *, state: Any = None,
+               moves: Optional[Sequence[Any]] = None, params: Optional[Mapping[str, Any]] = None,
+               iterations: int = 1, seed: Optional[int] = None, c: Optional[float] = None) -> MctsTraceReport:
+    """Iteration ``iterations`` of MCTS, phase by phase: ``ply trace GAME --algo mcts --json``.
+
+    The ``iterations - 1`` before it run untraced on the same seeded tree,
+    so ``moves`` (the root's moves after them all) are exactly what
+    ``analyze(game, algo="mcts", iterations=N, seed=S)`` reports.
+    ``iteration`` tells the last one: ``selection`` (at each node passed,
+    every child's ``visits``, ``mean`` and ``uct`` = mean + c·√(ln N / n),
+    the highest followed), ``expanded`` (drawn from ``untried``), the
+    ``playout``'s moves and the ``result`` for MAX (1, 0.5, 0), which every
+    node on the path to ``node`` adds from its mover's view. ``tree`` is the
+    top two levels. Works on built-in games and games written in Python.
+
+    >>> r = ply.trace_mcts("tictactoe", ".OX..X..O", iterations=1000, seed=1)
+    >>> r["moves"][0]["move"], r["moves"][0]["visits"]
+    ('4', 856)
+    """
+    kw: Dict[str, Any] = dict(algo="mcts", iterations=iterations, seed=seed, c=c)
+    if isinstance(game, str):
+        kw["params"] = params
+    elif params:
+        raise ValueError("params= is for built-in games; a Python game has its own")
+    return cast(MctsTraceReport, _either("trace", game, position, state, moves, kw))
 
 
 def best_move(

@@ -211,6 +211,60 @@ class TraceReport(TypedDict, total=False):
     steps: List[TraceStep]
 
 
+class MctsChild(TypedDict):
+    """A child as MCTS's selection weighed it: ``uct`` is ``None`` (infinite) while unvisited."""
+
+    move: str
+    visits: int
+    mean: float
+    uct: Optional[float]
+
+
+class MctsSelection(TypedDict):
+    """One step of selection: at ``node`` (its moves joined by dots, ``""`` the root), the child followed."""
+
+    node: str
+    player: Literal["MAX", "MIN", "chance"]
+    visits: int
+    children: List[MctsChild]
+    chosen: str
+
+
+class MctsIteration(TypedDict):
+    """One MCTS iteration's four phases."""
+
+    selection: List[MctsSelection]
+    expanded: Optional[str]
+    untried: List[str]
+    node: str
+    playout: List[str]
+    end: str
+    result: float
+
+
+class MctsNode(TypedDict, total=False):
+    """A node of the MCTS tree: ``mean`` for the player who made its move, 0..1."""
+
+    move: str
+    node: str
+    player: str
+    visits: int
+    mean: float
+    untried: int
+    children: List["MctsNode"]
+
+
+class MctsTraceReport(_Header):
+    """``trace_mcts``: iteration N phase by phase, the root's moves after N, the top of the tree."""
+
+    iterations: int
+    c: float
+    seed: int
+    iteration: MctsIteration
+    moves: List[MctsMove]
+    tree: MctsNode
+
+
 class CountReport(TypedDict):
     """``count``: distinct positions reachable, and how many end the game."""
 
