@@ -420,8 +420,12 @@ impl<G: Chance + Playouts> Mcts<G> {
             .collect()
     }
 
-    /// One iteration, its phases told to `rec` ([`NoRecord`] compiles the
-    /// telling away, so [`Mcts::run`] pays nothing for the lab).
+    /// One iteration, its phases told to `rec`. With [`NoRecord`] no call
+    /// is made and nothing is gathered (`R::ON` is a constant false), but
+    /// the code around it compiles a little differently: callgrind counts
+    /// `Mcts::run` at 56.31 M instructions for 20,000 iterations of
+    /// tic-tac-toe (seed 1) against 55.41 M before the lab (+1.6%), the
+    /// same with the two functions forced inline; the trees are equal.
     fn iterate_recorded<R: Record<G::Move>>(&mut self, game: &G, rec: &mut R) {
         let mut node = 0u32;
         let mut state = self.root_state.clone();
