@@ -18,7 +18,11 @@ test("e2 then e4 plays 1. e4, and the engine answers", async () => {
     assert.equal(moves.length, 2);
     assert.equal(await t.page.getByTestId("square-e4").textContent(), "♟");
     assert.equal(await t.page.getByTestId("square-e2").textContent(), "");
-    assert.match(await t.page.getByTestId("thinking").textContent(), /\d+ moves? ahead: /);
+    const thinking = await t.page.getByTestId("thinking").textContent();
+    assert.match(thinking, /\d+ moves? ahead: /);
+    // The lines the engine expects read in SAN, not the engine's e2e4.
+    assert.match(thinking, /expects [KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]/);
+    assert.doesNotMatch(thinking, /\b[a-h][1-8][a-h][1-8]\b/);
     await t.page.getByTestId("square-g1").click();
     await t.shot("play-chess");
     assert.deepEqual(t.errors, []);

@@ -324,6 +324,24 @@ fn a_streamed_solve_tells_its_progress_then_the_result() {
         .collect();
     assert_eq!(depths, [1, 2, 3, 4, 5, 6]);
     assert!(rest.iter().all(|(e, _)| e == "progress"));
+    // Each depth's line is also written as players write it (SAN): as long
+    // as the line, its first move the start position's SAN of the first.
+    let (_, start) = server.post("/api/show", r#"{"game": "chess"}"#);
+    let san = |uci: &Value| {
+        start["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| &m["move"] == uci)
+            .map(|m| m["display"].clone())
+            .unwrap()
+    };
+    for (_, d) in rest.iter().filter(|(_, d)| d["kind"] == "iteration") {
+        let (pv, shown) = (d["pv"].as_array().unwrap(), d["pv_display"].as_array());
+        let shown = shown.expect("chess lines have a SAN form");
+        assert_eq!(shown.len(), pv.len());
+        assert_eq!(shown[0], san(&pv[0]), "{d}");
+    }
 
     let body = r#"{"game": "tictactoe", "algo": "mcts", "iterations": 1000000, "seed": 3}"#;
     let got = events(&server.addr, body);

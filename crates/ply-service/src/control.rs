@@ -17,7 +17,7 @@ use ply_core::observe::{NoObserver, NodeKind, Observer};
 use ply_core::search::Iteration;
 use ply_core::{Notation, Window};
 
-use crate::report::{MctsMoveReport, Score, line, thousands};
+use crate::report::{MctsMoveReport, Score, display_line, line, thousands};
 
 /// What a search says as it goes, for a watcher: each finished iteration
 /// of iterative deepening, the node count now and then, MCTS's root
@@ -36,6 +36,10 @@ pub enum Thinking {
         seldepth: u32,
         time_ms: f64,
         pv: Vec<String>,
+        /// The line as players write it (chess: SAN), where that differs
+        /// from `pv` (the game's notation, which engines read back).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pv_display: Option<Vec<String>>,
     },
     /// Any search, about five times a second: nodes so far.
     Nodes { nodes: u64, time_ms: f64 },
@@ -55,6 +59,8 @@ pub enum Thinking {
 impl Thinking {
     /// The event for a finished iteration.
     pub fn iteration<G: Notation>(game: &G, state: &G::State, it: &Iteration<G::Move>) -> Self {
+        let pv = line(game, state, &it.outcome.pv);
+        let shown = display_line(game, state, &it.outcome.pv);
         Thinking::Iteration {
             depth: it.depth,
             value: Score(it.outcome.value),
@@ -62,7 +68,8 @@ impl Thinking {
             nodes: it.nodes,
             seldepth: it.seldepth,
             time_ms: it.elapsed.as_secs_f64() * 1e3,
-            pv: line(game, state, &it.outcome.pv),
+            pv_display: (shown != pv).then_some(shown),
+            pv,
         }
     }
 }

@@ -204,6 +204,18 @@ pub fn line<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> Vec<S
     out
 }
 
+/// `moves` from `state` as players write them ([`Notation::display_move`]:
+/// SAN in chess), for a person to read; [`line`] is for a program.
+pub fn display_line<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> Vec<String> {
+    let mut s = state.clone();
+    let mut out = Vec::new();
+    for &m in moves {
+        out.push(game.display_move(&s, m));
+        s = game.play(&s, m);
+    }
+    out
+}
+
 /// A verdict in words: who wins, and how soon when known.
 pub fn verdict(proven: bool, value: MaxScore, distance: Option<u32>) -> String {
     if !proven && distance.is_none() {
