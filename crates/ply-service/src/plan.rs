@@ -208,15 +208,21 @@ fn expectiminimax_plan(request: &Request, info: &GameSpec) -> Result<Plan, Error
 }
 
 /// MCTS: iterations, a time limit or both; `c` at least 0.
-fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
+/// MCTS's exploration constant: the request's `c`, or sqrt 2; checked.
+pub(crate) fn mcts_c(request: &Request) -> Result<f64, Error> {
     let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
-    let iterations = request.iterations.unwrap_or(MCTS_ITERATIONS);
     if !(c.is_finite() && c >= 0.0) {
         return Err(Error::input(format!(
             "{} must be a number of at least 0",
             field("c")
         )));
     }
+    Ok(c)
+}
+
+fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
+    let c = mcts_c(request)?;
+    let iterations = request.iterations.unwrap_or(MCTS_ITERATIONS);
     if iterations == 0 && request.time_ms.is_none() {
         return Err(Error::input(format!(
             "{} must be at least 1",

@@ -10,6 +10,7 @@ use ply_core::{Notation, Searchable};
 
 use crate::algo::Algo;
 use crate::error::{Error, field, field_is};
+use crate::plan::mcts_c;
 use crate::report::{
     DotReport, Header, MctsTraceReport, Number, Score, TRACE_TREE_DEPTH, TraceReport, TraceValue,
 };
@@ -242,13 +243,7 @@ pub fn mcts_trace_report<G: Notation + Searchable, O: Observer>(
             field_is("iterations", n)
         )));
     }
-    let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
-    if !(c.is_finite() && c >= 0.0) {
-        return Err(Error::input(format!(
-            "{} must be a number of at least 0",
-            field("c")
-        )));
-    }
+    let c = mcts_c(request)?;
     if game.is_terminal(state) {
         return Err(Error::input(
             "the game is over at this position: there is nothing to search",

@@ -273,14 +273,8 @@ impl AnalyzeReport {
         state: &G::State,
         r: &MctsResult<G::Move>,
     ) -> Self {
-        let notes: Vec<_> = r
-            .moves
-            .iter()
-            .map(|m| (m.mv, m.visits.to_string()))
-            .collect();
-        let what = "how often MCTS visited that move";
         AnalyzeReport {
-            header: header.annotated(game, state, &notes, what),
+            header: visits_on_board(header, game, state, r),
             result: AnalyzeResult::Mcts {
                 moves: mcts_moves(game, state, &r.moves),
                 stats: MctsStats::new(r),
@@ -349,4 +343,19 @@ impl fmt::Display for AnalyzeReport {
             }
         }
     }
+}
+
+/// The header with each root move's MCTS visits drawn on the board.
+pub(crate) fn visits_on_board<G: Notation + Chance>(
+    header: Header,
+    game: &G,
+    state: &G::State,
+    r: &MctsResult<G::Move>,
+) -> Header {
+    let notes: Vec<_> = r
+        .moves
+        .iter()
+        .map(|m| (m.mv, m.visits.to_string()))
+        .collect();
+    header.annotated(game, state, &notes, "how often MCTS visited that move")
 }

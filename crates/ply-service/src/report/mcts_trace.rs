@@ -9,6 +9,7 @@ use ply_core::game::Chance;
 use ply_core::notation::Notation;
 use ply_core::search::{IterationTrace, MctsNodeView, MctsResult};
 
+use super::analyze::visits_on_board;
 use super::{Header, MctsMoveReport, mcts_moves, round6};
 
 /// The result of `trace --algo mcts --iterations N`: iteration N told
@@ -128,14 +129,8 @@ impl MctsTraceReport {
         result: &MctsResult<G::Move>,
         tree: &MctsNodeView<G::Move>,
     ) -> Self {
-        let notes: Vec<_> = result
-            .moves
-            .iter()
-            .map(|m| (m.mv, m.visits.to_string()))
-            .collect();
-        let what = "how often MCTS visited that move";
         MctsTraceReport {
-            header: header.annotated(game, state, &notes, what),
+            header: visits_on_board(header, game, state, result),
             iterations: result.iterations,
             c,
             seed,

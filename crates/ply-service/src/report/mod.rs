@@ -195,22 +195,26 @@ pub fn thousands(n: u64) -> String {
 /// A line of moves in the game's notation, each written in the position it
 /// is played in.
 pub fn line<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> Vec<String> {
-    let mut s = state.clone();
-    let mut out = Vec::new();
-    for &m in moves {
-        out.push(game.format_move(&s, m));
-        s = game.play(&s, m);
-    }
-    out
+    walk(game, state, moves, G::format_move)
 }
 
 /// `moves` from `state` as players write them ([`Notation::display_move`]:
 /// SAN in chess), for a person to read; [`line`] is for a program.
 pub fn display_line<G: Notation>(game: &G, state: &G::State, moves: &[G::Move]) -> Vec<String> {
+    walk(game, state, moves, G::display_move)
+}
+
+/// Each of `moves` written by `write` in the position it is played in.
+fn walk<G: Notation>(
+    game: &G,
+    state: &G::State,
+    moves: &[G::Move],
+    write: fn(&G, &G::State, G::Move) -> String,
+) -> Vec<String> {
     let mut s = state.clone();
     let mut out = Vec::new();
     for &m in moves {
-        out.push(game.display_move(&s, m));
+        out.push(write(game, &s, m));
         s = game.play(&s, m);
     }
     out
