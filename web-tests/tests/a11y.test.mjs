@@ -19,6 +19,9 @@ const PAGES = [
   ["gomoku", "/play/gomoku?position=h8", (p) => statusMatching(p, /your move/)],
   ["pig", "/play/pig", (p) => statusMatching(p, /your move/)],
   ["coins", "/play/coins", (p) => statusMatching(p, /your move/)],
+  ["cfr", "/cfr?game=kuhn", null],
+  ["kuhn", "/play/kuhn", (p) => statusMatching(p, /your move/)],
+  ["leduc", "/play/leduc", (p) => statusMatching(p, /your move/)],
 ];
 
 async function settled(t, ready) {

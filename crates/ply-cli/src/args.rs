@@ -119,7 +119,8 @@ pub struct SearchArgs {
     /// of the dice in play.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// MCTS iterations (a move, in play) [default: 10000].
+    /// MCTS iterations (a move, in play) [default: 10000]; CFR's
+    /// [default: 1000; mccfr 100000].
     #[arg(long)]
     pub iterations: Option<u64>,
     /// The MCTS exploration constant c in w/n + c*sqrt(ln N / n)
@@ -137,6 +138,10 @@ pub struct SearchArgs {
     /// The score search: only win, draw or loss (+1/0/-1), faster.
     #[arg(long)]
     pub weak: bool,
+    /// CFR: report this information set alone (what the mover sees, as
+    /// the game writes it: `K:pb` in kuhn).
+    #[arg(long, value_name = "SET")]
+    pub infoset: Option<String>,
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -395,6 +400,7 @@ impl SearchArgs {
             threads: self.threads,
             star1: self.star1,
             weak: self.weak,
+            infoset: self.infoset.clone(),
             ..base
         }
     }

@@ -181,11 +181,26 @@ fn perft_and_list() {
     assert!(algos.contains(&"nimber"), "{algos:?}");
     // Every search listed is one `--algo` takes: each finds the winning
     // move of coins 4 (an impartial game without chance, which every
-    // search can play): take 1, leaving the mover a multiple of 3.
+    // search of whole positions can play): take 1, leaving the mover a
+    // multiple of 3. The CFR searches, for hidden cards, find Kuhn's
+    // (holding the king after a pass, bet: at every equilibrium).
+    let hidden = ["cfr", "cfr+", "lcfr", "dcfr", "mccfr"];
     for algo in algos {
+        if hidden.contains(&algo) {
+            let v = json(&["solve", "kuhn", "-p", "KQ:p", "--algo", algo, "--json"]);
+            assert_eq!(
+                (&v["here"], &v["best_move"]),
+                (&"Q:p".into(), &"p".into()),
+                "{algo}: {v}"
+            );
+            let v = json(&["solve", "kuhn", "-p", "QK:p", "--algo", algo, "--json"]);
+            assert_eq!(v["best_move"], "b", "{algo}: {v}");
+            continue;
+        }
         let v = json(&["solve", "coins", "-p", "4", "--algo", algo, "--json"]);
         assert_eq!(v["best_move"], "1", "{algo}: {v}");
     }
+    assert_eq!(hidden.len(), l["algorithms"].as_array().unwrap().len() - 7);
 }
 
 #[test]

@@ -25,6 +25,8 @@
 //! - chance: outcomes are the legal moves, with positive probabilities
 //!   summing to 1, only at chance nodes, only in games that declare chance;
 //!   `value_bounds` hold every utility (exact) and evaluation below;
+//! - hidden information: states the game puts in one information set have
+//!   the same player to move and the same legal moves;
 //! - playouts: a playout's choice is one of the moves;
 //! - impartial games: the player who cannot move loses, and on solved
 //!   positions the nimber is not 0 exactly when the mover wins, the same
@@ -32,6 +34,7 @@
 //!
 //! Last, perft counts against the references the caller knows.
 
+use std::collections::HashMap;
 use std::fmt::Debug;
 
 use rand::Rng;
@@ -42,7 +45,7 @@ use crate::explore::perft;
 use crate::game::Searchable;
 use crate::notation::Notation;
 use crate::observe::NoObserver;
-use crate::score::MaxScore;
+use crate::score::{MaxScore, Player};
 use crate::search::alphabeta::{Budget, Engine};
 use crate::search::{Nimbers, SearchOptions};
 
@@ -126,6 +129,9 @@ pub struct Summary {
     /// Positions of impartial games whose nimber was checked against the
     /// value, split into components and whole.
     pub nimbers: u64,
+    /// Decisions of games with hidden information whose information set
+    /// was checked against the others of that set met before.
+    pub information_sets: u64,
 }
 
 fn fail<T: Debug>(what: &str, state: &T) -> String {
@@ -148,10 +154,18 @@ pub fn check<G: Notation + Searchable>(
         config.starts.clone()
     };
     let mut evals = EvalRange::default();
+    let mut seen = SeenSets::new();
     let mut solver = Solver::new(game, config.solve_nodes);
     for start in &starts {
         for _ in 0..config.playouts {
-            let path = random_game(game, start, config, &mut rng, &mut summary, &mut evals)?;
+            let path = random_game(
+                game,
+                start,
+                config,
+                &mut rng,
+                &mut summary,
+                (&mut evals, &mut seen),
+            )?;
             check_bounds_along(game, &path)?;
             solver.check_values_backwards(game, &path, &mut summary)?;
         }
@@ -175,7 +189,7 @@ fn random_game<G: Notation + Searchable>(
     config: &Config<G::State>,
     rng: &mut Xoshiro256PlusPlus,
     summary: &mut Summary,
-    evals: &mut EvalRange,
+    (evals, seen): (&mut EvalRange, &mut SeenSets<G::Move>),
 ) -> Result<Vec<G::State>, String> {
     let mut state = start.clone();
     let mut path = Vec::new();
@@ -194,6 +208,7 @@ fn random_game<G: Notation + Searchable>(
         evals.open = evals.open.max(i64::from(game.evaluate(&state).0).abs());
         check_moves(game, &state, &moves, summary)?;
         check_capabilities(game, &state, &moves, config, summary, rng)?;
+        check_information_set(game, &state, &moves, seen, summary)?;
         let m = moves[rng.random_range(0..moves.len())];
         let next = game.play(&state, m);
         if game.play(&state, m) != next {
@@ -386,6 +401,50 @@ fn check_evaluation_hooks<G: Searchable>(
         }
     }
     Ok(())
+}
+
+/// Each information set met so far: its player and its moves.
+type SeenSets<M> = HashMap<String, (Player, Vec<M>)>;
+
+/// In a game with hidden information, a decision's information set must
+/// have the player and the moves it had wherever it was met before: the
+/// player cannot tell its states apart, so cannot be offered different
+/// choices in them.
+fn check_information_set<G: Searchable>(
+    game: &G,
+    state: &G::State,
+    moves: &[G::Move],
+    seen: &mut SeenSets<G::Move>,
+    summary: &mut Summary,
+) -> Result<(), String> {
+    if !G::HIDDEN || game.is_chance(state) {
+        return Ok(());
+    }
+    let name = game.information_set(state);
+    let player = game.to_move(state);
+    match seen.get(&name) {
+        Some((p, _)) if *p != player => Err(fail(
+            &format!(
+                "information set '{name}' has {} to move here, {} elsewhere",
+                player.name(),
+                p.name()
+            ),
+            state,
+        )),
+        Some((_, m)) if m != moves => Err(fail(
+            &format!("information set '{name}' has the moves {moves:?} here, {m:?} elsewhere"),
+            state,
+        )),
+        Some(_) => {
+            summary.information_sets += 1;
+            Ok(())
+        }
+        None => {
+            seen.insert(name, (player, moves.to_vec()));
+            summary.information_sets += 1;
+            Ok(())
+        }
+    }
 }
 
 fn check_chance<G: Searchable>(

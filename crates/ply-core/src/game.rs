@@ -492,6 +492,10 @@ impl<M> Default for ThreatSearch<M> {
 /// Expectiminimax and MCTS handle them; minimax, alpha-beta and the score
 /// search refuse a position where chance is reachable
 /// ([`crate::search::SearchError::Chance`]).
+///
+/// Chance also says what players see of nature's moves: a card dealt face
+/// down is a chance outcome only one player sees ([`Chance::HIDDEN`],
+/// [`Chance::information_set`]).
 pub trait Chance: Game {
     /// Whether any state of this game can be a chance node. `false` (the
     /// default) compiles every chance test of every search away.
@@ -515,6 +519,26 @@ pub trait Chance: Game {
     /// chance nodes needs them; `None` (the default) switches it off.
     fn value_bounds(&self, _state: &Self::State, _exact: bool) -> Option<(MaxScore, MaxScore)> {
         None
+    }
+
+    /// Whether a player may not see everything that happened: cards dealt
+    /// face down. `false` (the default) for every game where both players
+    /// see the whole position. Minimax, alpha-beta, expectiminimax and
+    /// MCTS would read the hidden cards, so they refuse such a game
+    /// ([`crate::search::SearchError::Hidden`]); the regret-minimisation
+    /// searches ([`crate::search::cfr`]) play it by information sets.
+    const HIDDEN: bool = false;
+
+    /// The information set of the player to move in `state` (neither a
+    /// chance node nor the end): everything that player knows, written
+    /// out, so two states name the same set exactly when the mover cannot
+    /// tell them apart. States of one set have the same player to move and
+    /// the same legal moves (the conformance kit checks both); the name is
+    /// what a strategy table shows (Kuhn poker's `K:pb`: holding the king
+    /// after pass, bet). The default, for games without hidden
+    /// information, is the whole state: each position is its own set.
+    fn information_set(&self, state: &Self::State) -> String {
+        format!("{state:?}")
     }
 }
 

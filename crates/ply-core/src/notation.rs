@@ -83,6 +83,14 @@ pub trait Notation: Game {
         self.format_position(state)
     }
 
+    /// The picture `viewer` may see: in a game with hidden information
+    /// ([`crate::Chance::HIDDEN`]) the other player's cards face down
+    /// until the end. The default, for games that hide nothing, is
+    /// [`Notation::draw`].
+    fn draw_for(&self, state: &Self::State, _viewer: crate::score::Player) -> String {
+        self.draw(state)
+    }
+
     /// A sentence for a chance outcome as it happens ("the die shows 4"),
     /// for play loops. The default is the move's notation.
     fn describe_outcome(&self, state: &Self::State, outcome: Self::Move) -> String {

@@ -26,6 +26,7 @@ const UNDECLARED_CHANCE: u8 = 11;
 const MISERE_CALLED_IMPARTIAL: u8 = 12;
 const WRONG_COMPONENTS: u8 = 13;
 const CONTINUATION_OUT_OF_RANGE: u8 = 14;
+const ONE_INFORMATION_SET: u8 = 15;
 
 struct Race<const B: u8>;
 
@@ -151,6 +152,11 @@ impl<const B: u8> Chance for Race<B> {
         if self.is_chance(s) {
             outcomes.extend([(1, 0.5), (2, 0.6)]);
         }
+    }
+    const HIDDEN: bool = B == ONE_INFORMATION_SET;
+    fn information_set(&self, _: &Pile) -> String {
+        // One set for every state: the players and the moves differ in it.
+        "everything".into()
     }
 }
 
@@ -282,4 +288,11 @@ fn components_that_are_not_a_sum() {
 #[test]
 fn a_chance_node_in_a_game_without_chance() {
     rejects::<UNDECLARED_CHANCE>("HAS_CHANCE is false");
+}
+
+/// States of one information set offered different moves (or to
+/// different players): the player could tell them apart after all.
+#[test]
+fn an_information_set_whose_states_differ_is_named() {
+    rejects::<ONE_INFORMATION_SET>("information set 'everything' has");
 }

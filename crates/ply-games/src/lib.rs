@@ -12,6 +12,7 @@
 pub use ply_core::registry::{GameSpec, GameVisitor, Params, SetupError};
 
 mod common;
+mod poker;
 
 ply_core::register_games!(
     coins::Coins,
@@ -27,4 +28,6 @@ ply_core::register_games!(
     coloring::Coloring,
     divisor::Divisor,
     gomoku::Gomoku,
+    kuhn::Kuhn,
+    leduc::Leduc,
 );

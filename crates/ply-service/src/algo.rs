@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ply_core::search::cfr::Variant;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::Error;
@@ -26,6 +27,8 @@ pub enum Algo {
     Score,
     /// The nimber (Sprague-Grundy value) of an impartial game.
     Nimber,
+    /// Counterfactual regret minimisation (hidden information), by variant.
+    Cfr(Variant),
 }
 
 /// What a search needs of a game and a position.
@@ -37,11 +40,14 @@ pub struct Needs {
     pub impartial: bool,
     /// `ply trace` can show it step by step.
     pub traceable: bool,
+    /// It plays by information sets: only for games with hidden
+    /// information, the only searches that play them.
+    pub hidden: bool,
 }
 
 impl Algo {
     /// Every search, in the order `ply list` shows them.
-    pub const ALL: [Algo; 7] = [
+    pub const ALL: [Algo; 12] = [
         Algo::Minimax,
         Algo::Alphabeta,
         Algo::Id,
@@ -49,6 +55,11 @@ impl Algo {
         Algo::Mcts,
         Algo::Score,
         Algo::Nimber,
+        Algo::Cfr(Variant::Vanilla),
+        Algo::Cfr(Variant::Plus),
+        Algo::Cfr(Variant::Linear),
+        Algo::Cfr(Variant::Discounted),
+        Algo::Cfr(Variant::ExternalSampling),
     ];
 
     /// The name requests use.
@@ -61,6 +72,7 @@ impl Algo {
             Algo::Mcts => "mcts",
             Algo::Score => "score",
             Algo::Nimber => "nimber",
+            Algo::Cfr(v) => v.name(),
         }
     }
 
@@ -88,6 +100,21 @@ impl Algo {
             Algo::Nimber => {
                 "the nimber (Sprague-Grundy value) of an impartial game, by memoised mex over its independent parts; 0 exactly when the player to move loses"
             }
+            Algo::Cfr(Variant::Vanilla) => {
+                "counterfactual regret minimisation, for hidden information (poker): the average strategy of every information set converges to an equilibrium; --iterations, with the exploitability"
+            }
+            Algo::Cfr(Variant::Plus) => {
+                "CFR+: regrets floored at 0 and a linearly weighted average; converges much faster than CFR (the default for poker)"
+            }
+            Algo::Cfr(Variant::Linear) => {
+                "linear CFR: regrets and the average weighted by the iteration number"
+            }
+            Algo::Cfr(Variant::Discounted) => {
+                "discounted CFR (alpha 1.5, beta 0, gamma 2): old positive regrets shrink, negative ones halve each iteration"
+            }
+            Algo::Cfr(Variant::ExternalSampling) => {
+                "external-sampling Monte Carlo CFR: each iteration samples the cards and the opponent's moves (--seed), every move of the updating player; cheap iterations, many of them"
+            }
         }
     }
 
@@ -97,6 +124,7 @@ impl Algo {
             chance: matches!(self, Algo::Expectiminimax | Algo::Mcts),
             impartial: self == Algo::Nimber,
             traceable: matches!(self, Algo::Minimax | Algo::Alphabeta | Algo::Expectiminimax),
+            hidden: matches!(self, Algo::Cfr(_)),
         }
     }
 
@@ -155,7 +183,7 @@ mod tests {
         let err = "minmax".parse::<Algo>().unwrap_err();
         assert_eq!(
             err.message(crate::error::Words::Fields),
-            "'minmax' is not a search: give one of minimax, alphabeta, id, expectiminimax, mcts, score, nimber"
+            "'minmax' is not a search: give one of minimax, alphabeta, id, expectiminimax, mcts, score, nimber, cfr, cfr+, lcfr, dcfr, mccfr"
         );
     }
 }

@@ -54,6 +54,15 @@ pub enum Thinking {
     /// Something the person should know about the answer (an MCTS tree
     /// that reached its cap).
     Warning { message: String },
+    /// CFR, about twice a second: iterations run of those asked, and the
+    /// average strategy's exploitability and value (MAX's view).
+    Cfr {
+        iterations: u64,
+        of: u64,
+        exploitability: f64,
+        value: f64,
+        time_ms: f64,
+    },
 }
 
 impl Thinking {
@@ -118,6 +127,19 @@ impl fmt::Display for Thinking {
             }
             Thinking::Window { lo, hi } => write!(f, "score window [{lo}, {hi}]"),
             Thinking::Warning { message } => write!(f, "warning: {message}"),
+            Thinking::Cfr {
+                iterations,
+                of,
+                exploitability,
+                value,
+                time_ms,
+            } => write!(
+                f,
+                "cfr: {} of {} iterations, {:.1} s; exploitability {exploitability:.6}, value {value:+.4}",
+                thousands(*iterations),
+                thousands(*of),
+                time_ms / 1e3
+            ),
         }
     }
 }

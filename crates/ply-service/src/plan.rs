@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use ply_core::explore::reaches_chance;
 use ply_core::registry::GameSpec;
+use ply_core::search::cfr::{CfrOptions, MAX_CFR_NODES, Variant};
 use ply_core::search::{Algorithm, DEFAULT_TT_MB, MctsOptions, SearchOptions, TieBreak, describe};
 
 use crate::algo::Algo;
@@ -13,6 +14,15 @@ use crate::request::Request;
 
 /// MCTS's iterations when a request names none.
 pub const MCTS_ITERATIONS: u64 = 10_000;
+
+/// CFR's iterations when a request names none (each walks the whole
+/// tree: Leduc's 9,457 nodes twice), enough for CFR+ to bring Leduc's
+/// exploitability under 0.001.
+pub const CFR_ITERATIONS: u64 = 1_000;
+
+/// External sampling's iterations when a request names none (each one
+/// path's worth of nodes per player).
+pub const MCCFR_ITERATIONS: u64 = 100_000;
 
 /// What the search flags ask for.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +47,9 @@ pub enum Plan {
         /// Only the sign of the value.
         weak: bool,
     },
+    /// Counterfactual regret minimisation over the whole game (hidden
+    /// information).
+    Cfr(CfrOptions),
 }
 
 impl Plan {
@@ -56,6 +69,16 @@ impl Plan {
                 "score search{} ({})",
                 if *weak { ", weak" } else { "" },
                 describe(Algorithm::AlphaBeta, options)
+            ),
+            Plan::Cfr(o) => format!(
+                "{} ({} iterations{})",
+                o.variant.name(),
+                crate::report::thousands(o.iterations),
+                if o.variant == Variant::ExternalSampling {
+                    format!(", seed {}", o.seed)
+                } else {
+                    String::new()
+                }
             ),
             Plan::Mcts(o) => format!(
                 "mcts ({}, c={:.3}, seed {}, {} thread{})",
@@ -105,6 +128,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
     let chance = reaches_chance(game, state, 100_000);
     let algo = match request.algo {
         Some(a) => a,
+        None if G::HIDDEN => Algo::Cfr(Variant::Plus),
         None if chance => Algo::Expectiminimax,
         None if info.exact_solver || request.weak => Algo::Score,
         None => {
@@ -112,6 +136,30 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
             return engine_plan(request, None, default_time_ms);
         }
     };
+    if request.infoset.is_some() && !matches!(algo, Algo::Cfr(_)) {
+        return Err(Error::input(format!(
+            "{} applies to the CFR searches (cfr, cfr+, lcfr, dcfr, mccfr)",
+            field("infoset")
+        )));
+    }
+    match (G::HIDDEN, algo) {
+        (true, Algo::Cfr(v)) => return cfr_plan(request, v),
+        (true, a) => {
+            return Err(Error::input(format!(
+                "{} hides information (cards dealt face down): {a} would read the hidden cards; use {} (or cfr, lcfr, dcfr, mccfr), which plays by what each player sees",
+                info.name,
+                field_is("algo", "cfr+")
+            )));
+        }
+        (false, Algo::Cfr(v)) => {
+            return Err(Error::input(format!(
+                "{} is for games with hidden information (kuhn, leduc); in {} both players see everything, and minimax or alpha-beta solve it exactly",
+                v.name(),
+                info.name
+            )));
+        }
+        (false, _) => {}
+    }
     if chance
         && matches!(
             algo,
@@ -137,6 +185,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
         Algo::Score => score_plan(request, threads),
         Algo::Expectiminimax => expectiminimax_plan(request, info),
         Algo::Mcts => mcts_plan(request, threads),
+        Algo::Cfr(v) => cfr_plan(request, v),
         a => engine_plan(request, Some(a), default_time_ms),
     }
 }
@@ -205,6 +254,63 @@ fn expectiminimax_plan(request: &Request, info: &GameSpec) -> Result<Plan, Error
         },
         star1: request.star1,
     })
+}
+
+/// CFR: iterations, and a seed for external sampling; nothing that
+/// belongs to the searches of whole positions.
+fn cfr_plan(request: &Request, variant: Variant) -> Result<Plan, Error> {
+    let sampled = variant == Variant::ExternalSampling;
+    let given: Vec<String> = [
+        ("depth", request.depth.is_some()),
+        ("time_ms", request.time_ms.is_some()),
+        ("tt_mb", request.tt_mb.is_some()),
+        ("order", request.order),
+        ("pvs", request.pvs),
+        ("fast_win", request.fast_win),
+        ("star1", request.star1),
+        ("c", request.c.is_some()),
+        ("threads", request.threads.is_some()),
+        ("weak", request.weak),
+        ("seed", request.seed.is_some() && !sampled),
+    ]
+    .iter()
+    .filter(|(_, set)| *set)
+    .map(|(name, _)| field(name))
+    .collect();
+    if let Some(first) = given.first() {
+        return Err(Error::input(format!(
+            "{first} does not apply to {} (it takes {}{})",
+            variant.name(),
+            field("iterations"),
+            if sampled {
+                format!(" and {}", field("seed"))
+            } else {
+                format!(
+                    "; only the sampled variant, {}, takes a {}",
+                    field_is("algo", "mccfr"),
+                    field("seed")
+                )
+            }
+        )));
+    }
+    let default = if sampled {
+        MCCFR_ITERATIONS
+    } else {
+        CFR_ITERATIONS
+    };
+    let iterations = request.iterations.unwrap_or(default);
+    if iterations == 0 {
+        return Err(Error::input(format!(
+            "{} must be at least 1",
+            field("iterations")
+        )));
+    }
+    Ok(Plan::Cfr(CfrOptions {
+        variant,
+        iterations,
+        seed: request.seed.unwrap_or(1),
+        max_nodes: MAX_CFR_NODES,
+    }))
 }
 
 /// MCTS: iterations, a time limit or both; `c` at least 0.

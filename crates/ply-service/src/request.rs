@@ -138,7 +138,8 @@ pub struct Request {
     /// A seed: MCTS's, or for breaking ties at random.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    /// MCTS iterations (default 10,000).
+    /// MCTS iterations (default 10,000); CFR's (default 1,000; MCCFR's
+    /// 100,000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iterations: Option<u64>,
     /// MCTS's exploration constant (default √2).
@@ -165,6 +166,9 @@ pub struct Request {
     /// Trace: the tree as Graphviz DOT instead of the steps.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dot: bool,
+    /// CFR: the one information set to report (`K:pb`), not every one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infoset: Option<String>,
 }
 
 impl Request {

@@ -11,13 +11,14 @@ use ply_core::search::MAX_PLY;
 use ply_core::{Notation, Searchable, play_moves};
 
 use crate::algo::Algo;
+use crate::commands::cfr::{cfr_analyze, cfr_solve};
 use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
 use crate::commands::explore::{MAX_POSITIONS, count_report, perft_report};
 use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
 use crate::commands::trace::{mcts_trace_report, trace_dot, trace_report};
 use crate::control::Control;
 use crate::error::{Error, field, field_is};
-use crate::plan::configure;
+use crate::plan::{Plan, configure};
 use crate::report::{Report, ShowReport};
 use crate::request::{Command, Limits, Request};
 
@@ -39,6 +40,7 @@ fn fields(command: Command) -> Vec<&'static str> {
         "threads",
         "star1",
         "weak",
+        "infoset",
     ];
     match command {
         Command::Solve => [SEARCH, &["vcf"]].concat(),
@@ -297,7 +299,12 @@ fn dispatch<G: Notation + Searchable, C: Control>(
                 if let Some(max) = limits.max_time {
                     plan = plan.within(max);
                 }
-                if command == Command::Solve {
+                let only = request.infoset.as_deref();
+                if let (Plan::Cfr(o), Command::Solve) = (plan, command) {
+                    Report::Solve(cfr_solve(name, game, state, &o, only, &mut *control)?)
+                } else if let Plan::Cfr(o) = plan {
+                    Report::Analyze(cfr_analyze(name, game, state, &o, only, &mut *control)?)
+                } else if command == Command::Solve {
                     Report::Solve(solve_report(name, game, state, &plan, &mut *control)?)
                 } else {
                     Report::Analyze(analyze_report(name, game, state, &plan, &mut *control)?)

@@ -55,6 +55,14 @@ fn requests() -> Vec<(Command, Value)> {
             Command::Analyze,
             json!({"game": "tictactoe", "algo": "mcts", "iterations": 300, "seed": 3}),
         ),
+        (
+            Command::Solve,
+            json!({"game": "kuhn", "position": "KQ:p", "algo": "cfr+", "iterations": 200}),
+        ),
+        (
+            Command::Analyze,
+            json!({"game": "leduc", "algo": "mccfr", "iterations": 2000, "seed": 5, "infoset": "Ks:"}),
+        ),
         (Command::Compare, json!({"game": "coins", "position": "9"})),
         (
             Command::Trace,
@@ -129,11 +137,13 @@ fn every_report_reads_back_as_itself() {
     }
     // Each search's result type was read back, not only the first that fits.
     let expected = [
+        "analyze cfr",
         "analyze expectiminimax",
         "analyze mcts",
         "analyze nimber",
         "analyze score",
         "analyze search",
+        "solve cfr",
         "solve expectiminimax",
         "solve mcts",
         "solve nimber",

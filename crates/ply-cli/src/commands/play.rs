@@ -11,6 +11,7 @@ use ply_core::Searchable;
 use ply_core::play::SearchAgent;
 use ply_core::registry::{GameSpec, GameVisitor, Registered};
 use ply_core::search::alphabeta::Budget;
+use ply_core::search::cfr::Cfr;
 use ply_core::search::{Algorithm, SearchOptions};
 use ply_core::search::{MctsAgent, expectiminimax};
 use ply_core::{Game, Notation, Player, play_moves};
@@ -20,7 +21,8 @@ use serde::Serialize;
 use crate::args::{HumanArg, PlayArgs};
 use crate::output::{line_text, print_json};
 use crate::{CliError, CliResult};
-use ply_service::{Plan, Thinking, configure};
+use ply_core::search::cfr::Variant;
+use ply_service::{Algo, Plan, Request, Thinking, configure};
 
 /// The default thinking time a move, in ms.
 pub const PLAY_TIME_MS: u64 = 1_000;
@@ -55,11 +57,19 @@ enum Opponent<G: Searchable> {
     Expectiminimax(SearchOptions, bool),
     Mcts(MctsAgent<G>),
     Nimber,
+    /// An equilibrium strategy of the whole game, solved once, and the
+    /// dice that draw its moves from it.
+    Cfr(Box<(Cfr<G>, Vec<f64>, Xoshiro256PlusPlus)>),
 }
 
 impl<G: Notation + Searchable> Opponent<G> {
-    fn new(game: &G, plan: Plan, time: std::time::Duration) -> Self {
-        match plan {
+    fn new(
+        game: &G,
+        plan: Plan,
+        time: std::time::Duration,
+        seed: Option<u64>,
+    ) -> Result<Self, CliError> {
+        Ok(match plan {
             Plan::Search(a, o) => Opponent::Search(Box::new(SearchAgent::new(a, o))),
             Plan::Expectiminimax { options, star1 } => Opponent::Expectiminimax(options, star1),
             Plan::Mcts(o) => Opponent::Mcts(MctsAgent::new(o)),
@@ -78,7 +88,15 @@ impl<G: Notation + Searchable> Opponent<G> {
                     fallback: SearchAgent::new(Algorithm::Id, fallback),
                 }))
             }
-        }
+            Plan::Cfr(o) => {
+                let mut cfr = Cfr::new(game, &o).map_err(ply_service::Error::from)?;
+                for _ in 0..o.iterations {
+                    cfr.iterate();
+                }
+                let average = cfr.average_strategy();
+                Opponent::Cfr(Box::new((cfr, average, dice(seed))))
+            }
+        })
     }
 
     /// The move it would play, and a sentence on why.
@@ -179,12 +197,68 @@ impl<G: Notation + Searchable> Opponent<G> {
                 };
                 (r.best_move, said)
             }
+            Opponent::Cfr(solved) => cfr_move(game, state, solved),
             Opponent::Nimber => match ply_core::search::nimber(game, state) {
                 Ok(r) if r.nimber == 0 => (r.best_move, "nimber 0: every move loses".into()),
                 Ok(r) => (r.best_move, format!("nimber {}: to nimber 0", r.nimber)),
                 Err(e) => (None, e.to_string()),
             },
         }
+    }
+}
+
+/// A move drawn from the equilibrium strategy at what the mover sees in
+/// `state`, and a sentence that does not give its card away.
+fn cfr_move<G: Notation + Searchable>(
+    game: &G,
+    state: &G::State,
+    solved: &mut (Cfr<G>, Vec<f64>, Xoshiro256PlusPlus),
+) -> (Option<G::Move>, String) {
+    let (cfr, average, dice) = solved;
+    let tree = cfr.tree();
+    let Some(i) = tree.find(&game.information_set(state)) else {
+        return (None, "no information set here".into());
+    };
+    let set = &tree.infosets()[i];
+    let p = &average[set.offset..set.offset + set.moves.len()];
+    let mut r: f64 = dice.random();
+    let a = p
+        .iter()
+        .position(|&x| {
+            r -= x;
+            r < 0.0
+        })
+        .unwrap_or(p.len() - 1);
+    // Not its probabilities: they would give its card away.
+    let said = "drawn from its equilibrium strategy for what it sees".to_string();
+    (Some(set.moves[a]), said)
+}
+
+/// The picture the human may see: in a game with hidden cards, their own
+/// side's (the other's face down); else the whole board.
+fn board_for<G: Notation + Searchable>(
+    game: &G,
+    state: &G::State,
+    human: Option<Player>,
+) -> String {
+    match human {
+        Some(p) if G::HIDDEN => game.draw_for(state, p),
+        _ => game.draw(state),
+    }
+}
+
+/// Nature's move in words, unless it is a card dealt face down to a
+/// human's opponent (the human's own shows in the picture).
+fn deal_words<G: Notation + Searchable>(
+    game: &G,
+    state: &G::State,
+    pick: G::Move,
+    human: Option<Player>,
+) -> String {
+    if G::HIDDEN && human.is_some() {
+        "a card is dealt".to_string()
+    } else {
+        game.describe_outcome(state, pick)
     }
 }
 
@@ -342,9 +416,20 @@ impl GameVisitor for Play<'_> {
         let a = self.0;
         let request = a.search.request(a.game.request()?);
         let start = ply_service::position(&game, info.name, &request)?;
-        let plan = configure(&request, &game, &start, info, PLAY_TIME_MS)?;
+        // In play `--seed` seeds the deal and the engine's draws; a CFR
+        // search other than the sampled one takes none of its own.
+        let sampled = request.algo == Some(Algo::Cfr(Variant::ExternalSampling));
+        let searched = if G::HIDDEN && !sampled {
+            Request {
+                seed: None,
+                ..request.clone()
+            }
+        } else {
+            request.clone()
+        };
+        let plan = configure(&searched, &game, &start, info, PLAY_TIME_MS)?;
         let time = std::time::Duration::from_millis(a.search.time_ms.unwrap_or(PLAY_TIME_MS));
-        let mut engine = Opponent::<G>::new(&game, plan, time);
+        let mut engine = Opponent::<G>::new(&game, plan, time, a.search.seed)?;
         let quiet = a.search.quiet || a.game.json;
         let say = |text: String| {
             if !a.game.json {
@@ -378,7 +463,7 @@ impl GameVisitor for Play<'_> {
             let state = line.state.clone();
             if redraw {
                 say(String::new());
-                say(game.draw(&state).trim_end().to_string());
+                say(board_for(&game, &state, human_side).trim_end().to_string());
             }
             redraw = true;
             if game.is_terminal(&state) {
@@ -393,7 +478,7 @@ impl GameVisitor for Play<'_> {
             }
             if game.is_chance(&state) {
                 let pick = roll(&game, &state, &mut dice);
-                say(game.describe_outcome(&state, pick));
+                say(deal_words(&game, &state, pick, human_side));
                 line.push(&game, game.format_move(&state, pick), pick);
                 continue;
             }

@@ -43,6 +43,9 @@ const COMMON_CSS: &str = include_str!("../../web/common.css");
 const HOME_PAGE: &str = include_str!("../../web/home.html");
 /// The MCTS lab: one iteration's phases at a time, from `/api/trace`.
 const MCTS_PAGE: &str = include_str!("../../web/mcts.html");
+/// The CFR lab: regrets and average strategies of poker's information
+/// sets converging, from `/api/analyze`.
+const CFR_PAGE: &str = include_str!("../../web/cfr.html");
 /// The tree lab: one page, its script and style inside, embedded in the
 /// binary so the server needs nothing from the network.
 const TREE_PAGE: &str = include_str!("../../web/tree.html");
@@ -243,6 +246,7 @@ fn app(server: Arc<Server>) -> Router {
         .route("/", get(|| async { axum::response::Html(HOME_PAGE) }))
         .route("/tree", get(|| async { axum::response::Html(TREE_PAGE) }))
         .route("/mcts", get(|| async { axum::response::Html(MCTS_PAGE) }))
+        .route("/cfr", get(|| async { axum::response::Html(CFR_PAGE) }))
         .route(
             "/common.js",
             get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], COMMON_JS) }),

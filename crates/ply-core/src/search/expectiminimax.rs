@@ -209,6 +209,7 @@ pub fn expectiminimax<G: Evaluation + Chance, O: Observer>(
     star1: bool,
     observer: &mut O,
 ) -> Result<ExpectiminimaxOutcome<G::Move>, SearchError> {
+    crate::search::refuse_hidden::<G>()?;
     let exact = options.depth.is_none();
     let bounds = if star1 {
         game.value_bounds(state, exact)

@@ -2,6 +2,7 @@
 //! principal-variation table, root tie-breaking, and the one-call API.
 
 pub mod alphabeta;
+pub mod cfr;
 pub mod expectiminimax;
 pub mod id;
 pub mod mcts;
@@ -68,10 +69,26 @@ pub enum SearchError {
     NotImpartial,
     /// A line reached [`MAX_PLY`] plies without the game ending.
     TooDeep,
+    /// The game hides information ([`Chance::HIDDEN`]: cards dealt face
+    /// down): a search that reads the whole position would see them.
+    Hidden,
+    /// CFR writes the whole tree out, and this one has more than
+    /// [`cfr::MAX_CFR_NODES`] nodes.
+    TreeTooLarge,
+    /// Two states of one information set differ in their player, their
+    /// moves or that player's earlier choices (no perfect recall).
+    BrokenInformationSet,
 }
 
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if *self == SearchError::TreeTooLarge {
+            return write!(
+                f,
+                "CFR writes the whole game tree out, and this game's has more than {} nodes: it is for games as small as Kuhn and Leduc poker",
+                cfr::MAX_CFR_NODES
+            );
+        }
         if *self == SearchError::TooDeep {
             return write!(
                 f,
@@ -86,7 +103,13 @@ impl std::fmt::Display for SearchError {
             SearchError::NotImpartial => {
                 "the nimber search is for impartial games, where both players have the same moves and the player who cannot move loses (`ply list` says which)"
             }
-            SearchError::TooDeep => unreachable!("written above"),
+            SearchError::Hidden => {
+                "this game hides information (cards dealt face down): minimax, alpha-beta, expectiminimax and MCTS would read the hidden cards; play it by information sets with cfr, cfr+, dcfr, lcfr or mccfr"
+            }
+            SearchError::BrokenInformationSet => {
+                "the game's information sets are inconsistent: two states of one set differ in the player to move, the legal moves or that player's earlier choices (CFR needs perfect recall)"
+            }
+            SearchError::TooDeep | SearchError::TreeTooLarge => unreachable!("written above"),
         })
     }
 }
@@ -119,8 +142,20 @@ pub(crate) fn too_deep(ply: u32, terminal: bool) -> bool {
 /// [`CHANCE_LOOKAHEAD`] positions, and the searches check every node they
 /// visit besides, so a chance node the look missed still stops them.
 pub(crate) fn refuse_chance<G: Chance>(game: &G, state: &G::State) -> Result<(), SearchError> {
+    refuse_hidden::<G>()?;
     if reaches_chance(game, state, CHANCE_LOOKAHEAD) {
         Err(SearchError::Chance)
+    } else {
+        Ok(())
+    }
+}
+
+/// Refuses a game with hidden information ([`Chance::HIDDEN`]) before a
+/// search that reads whole positions starts: a constant test, compiled
+/// away for every other game.
+pub(crate) fn refuse_hidden<G: Chance>() -> Result<(), SearchError> {
+    if G::HIDDEN {
+        Err(SearchError::Hidden)
     } else {
         Ok(())
     }

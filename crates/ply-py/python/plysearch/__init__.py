@@ -114,7 +114,7 @@ def _check_value(name: str, value: Any) -> None:
     elif name == "params":
         if not isinstance(value, Mapping):
             raise TypeError(f"params= must be a dict (e.g. {{'n': 21}}), not {type(value).__name__}")
-    elif name in ("position", "tree"):
+    elif name in ("position", "tree", "infoset"):
         if not isinstance(value, str):
             raise TypeError(f"{name}= must be a str in the game's notation, not {type(value).__name__}")
 
@@ -189,6 +189,7 @@ def solve(
     star1: bool = False,
     weak: bool = False,
     vcf: bool = False,
+    infoset: Optional[str] = None,
 ) -> SolveReport:
     """The value of a position, the best move, the principal variation and what the search cost.
 
@@ -198,7 +199,8 @@ def solve(
     ``moves``, actions played from it first).
 
     ``algo``: "minimax", "alphabeta", "id" (iterative deepening),
-    "expectiminimax", "mcts", "score" (the exact solver), "nimber";
+    "expectiminimax", "mcts", "score" (the exact solver), "nimber", and
+    for poker (hidden cards) "cfr", "cfr+", "lcfr", "dcfr", "mccfr";
     default: the game's engine (iterative deepening with a table and
     ordering, for at most 10 s unless ``depth`` or ``time_ms`` says so;
     expectiminimax for games with chance; the score search where the game
@@ -214,6 +216,14 @@ def solve(
     search (gomoku: a victory by continuous fours) and returns a
     :class:`~plysearch.types.ThreatReport`.
 
+    Poker (``kuhn``, ``leduc``) is solved whole by counterfactual regret
+    minimisation (CFR+ by default; ``iterations``, and ``seed`` for
+    "mccfr"): the report's ``strategy`` is a dict from each information set
+    (what the mover sees, ``"K:pb"``) to each move's probability,
+    ``value`` the first player's winnings a hand, ``exploitability`` how far
+    from an equilibrium; ``infoset="K:pb"`` keeps that set alone (an
+    unknown one is a ``ValueError`` listing some).
+
     Returns the dict ``ply solve ... --json`` prints: ``value`` (MAX's
     view), ``best_move``, ``pv``, ``stats`` (``nodes``, ``leaves``, ...).
     Raises ``ValueError`` (``TypeError`` for a wrong type) naming the
@@ -224,7 +234,7 @@ def solve(
     """
     kw = dict(params=params, algo=algo, depth=depth, time_ms=time_ms, tt_mb=tt_mb, order=order, pvs=pvs,
               fast_win=fast_win, seed=seed, iterations=iterations, c=c, threads=threads, star1=star1,
-              weak=weak, vcf=vcf)
+              weak=weak, vcf=vcf, infoset=infoset)
     return cast(SolveReport, _either("solve", game, position, state, moves, kw))
 
 
@@ -248,17 +258,21 @@ def analyze(
     threads: Optional[int] = None,
     star1: bool = False,
     weak: bool = False,
+    infoset: Optional[str] = None,
 ) -> AnalyzeReport:
     """The value of every legal move, best first: ``ply analyze ... --json``.
 
     Takes what :func:`solve` takes (but ``vcf``). Each entry of ``moves``
     has ``move`` (for a Python game, ``str(action)``), ``value`` (MAX's
     view) and, for exact searches, ``proven`` and ``distance`` (plies to
-    the end); MCTS's have ``visits``, ``mean`` and ``value``.
+    the end); MCTS's have ``visits``, ``mean`` and ``value``. With a CFR
+    search, ``sets`` lists every information set (or ``infoset``'s) with
+    its ``reach`` and each move's ``average`` and ``current`` strategy and
+    ``regret``.
     """
     kw = dict(params=params, algo=algo, depth=depth, time_ms=time_ms, tt_mb=tt_mb, order=order, pvs=pvs,
               fast_win=fast_win, seed=seed, iterations=iterations, c=c, threads=threads, star1=star1,
-              weak=weak)
+              weak=weak, infoset=infoset)
     return cast(AnalyzeReport, _either("analyze", game, position, state, moves, kw))
 
 

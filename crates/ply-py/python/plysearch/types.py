@@ -27,13 +27,17 @@ else:  # pragma: no cover - plysearch needs 3.9
 __all__ = [
     "Algo", "Game", "Stats", "MctsStats", "SolveReport", "AnalyzeReport", "MoveValue", "MctsMove",
     "CompareReport", "CompareRow", "TraceReport", "TraceStep", "CountReport", "PerftReport",
-    "ShowReport", "ThreatReport", "GamesReport",
+    "ShowReport", "ThreatReport", "GamesReport", "Strategy", "CfrSet", "CfrMove",
 ]
 
 #: The searches: minimax, alpha-beta, iterative deepening, expectiminimax
 #: (chance), Monte Carlo tree search, the exact score solver, the nimber
-#: search (impartial games). ``None`` (the default) picks the game's engine.
-Algo = Literal["minimax", "alphabeta", "id", "expectiminimax", "mcts", "score", "nimber"]
+#: search (impartial games), and counterfactual regret minimisation for
+#: hidden information (poker: CFR, CFR+, linear and discounted CFR,
+#: external-sampling Monte Carlo CFR). ``None`` (the default) picks the
+#: game's engine (CFR+ for poker).
+Algo = Literal["minimax", "alphabeta", "id", "expectiminimax", "mcts", "score", "nimber",
+               "cfr", "cfr+", "lcfr", "dcfr", "mccfr"]
 
 #: A value in a report: an integer for most games, a float for chance
 #: games (an expectation) and MCTS, ``float('inf')``/``-inf`` in traces
@@ -118,7 +122,30 @@ class _Header(TypedDict):
     position: str
     algo: str
     to_move: str
-    method: Literal["search", "expectiminimax", "score", "nimber", "mcts"]
+    method: Literal["search", "expectiminimax", "score", "nimber", "mcts", "cfr"]
+
+
+#: CFR's answer: each information set (what the mover sees, ``"K:pb"``)
+#: with each move's probability, ``{"K:pb": {"p": 0.0, "b": 1.0}, ...}``.
+Strategy = Dict[str, Dict[str, float]]
+
+
+class CfrMove(TypedDict):
+    """One move of an information set in ``analyze`` with a CFR search."""
+
+    move: str
+    average: float
+    current: float
+    regret: float
+
+
+class CfrSet(TypedDict):
+    """One information set in ``analyze`` with a CFR search."""
+
+    name: str
+    player: str
+    reach: float
+    moves: List[CfrMove]
 
 
 class SolveReport(_Header, total=False):
@@ -137,15 +164,37 @@ class SolveReport(_Header, total=False):
     moves: List[MctsMove]
     note: str
     stats: Union[Stats, MctsStats]
+    # CFR (``method`` "cfr"): the game's value for MAX, how exploitable
+    # the average strategy is, and the strategy itself.
+    iterations: int
+    exploitability: float
+    nash_conv: float
+    information_sets: int
+    tree_nodes: int
+    here: str
+    strategy: Strategy
+    time_ms: float
 
 
 class AnalyzeReport(_Header, total=False):
-    """``analyze``: every legal move's value, best first."""
+    """``analyze``: every legal move's value, best first; with CFR, every information set."""
 
     depth_limit: Optional[int]
     win_probability_of: str
     moves: List[MoveValue]
     stats: Union[Stats, MctsStats]
+    value: Value
+    iterations: int
+    exploitability: float
+    nash_conv: float
+    information_sets: int
+    tree_nodes: int
+    here: str
+    best_move: Optional[str]
+    pv: List[str]
+    strategy: Strategy
+    sets: List[CfrSet]
+    time_ms: float
 
 
 class CompareRow(TypedDict):

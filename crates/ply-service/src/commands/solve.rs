@@ -119,6 +119,7 @@ pub fn solve_report<G: Notation + Searchable, X: Control>(
             SolveReport::mcts(header, game, state, &r)
         }
         Plan::Nimber => SolveReport::nimber(header, game, state, &nimber(game, state)?),
+        Plan::Cfr(o) => crate::commands::cfr::cfr_solve(name, game, state, &o, None, stop)?,
     })
 }
 
@@ -186,6 +187,7 @@ pub fn analyze_report<G: Notation + Searchable, X: Control>(
             AnalyzeReport::mcts(header, game, state, &r)
         }
         Plan::Nimber => AnalyzeReport::nimber(header, game, state, &analyze_nimbers(game, state)?),
+        Plan::Cfr(o) => crate::commands::cfr::cfr_analyze(name, game, state, &o, None, stop)?,
     })
 }
 

@@ -10,7 +10,10 @@ use ply_core::observe::value_text;
 use ply_core::score::{MaxScore, Player};
 use ply_core::search::{Analysis, ExpectiminimaxAnalysis, MctsResult, SearchOptions};
 
-use super::{Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, mcts_moves, verdict};
+use super::{
+    CfrSet, CfrSolve, Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, mcts_moves,
+    verdict,
+};
 
 /// The result of `analyze`: every legal move with its value, best first.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -24,7 +27,7 @@ pub struct AnalyzeReport {
 }
 
 /// Every move's value, by the kind of search, named in the JSON by
-/// `method` (`search`, `expectiminimax`, `score`, `nimber`, `mcts`).
+/// `method` (`search`, `expectiminimax`, `score`, `nimber`, `mcts`, `cfr`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "method", rename_all = "lowercase")]
 pub enum AnalyzeResult {
@@ -72,6 +75,15 @@ pub enum AnalyzeResult {
         moves: Vec<MctsMoveReport>,
         /// What it cost.
         stats: MctsStats,
+    },
+    /// Counterfactual regret minimisation: the answer, and every
+    /// information set's reach, strategies and regrets.
+    Cfr {
+        /// The value, exploitability and average strategy.
+        #[serde(flatten)]
+        solve: CfrSolve,
+        /// Each information set in detail.
+        sets: Vec<CfrSet>,
     },
 }
 
@@ -288,6 +300,7 @@ impl fmt::Display for AnalyzeReport {
         let h = &self.header;
         writeln!(f, "{}", h.board)?;
         match &self.result {
+            AnalyzeResult::Cfr { solve, sets } => solve.write(f, &h.algo, Some(sets)),
             AnalyzeResult::Search { moves, stats, .. } => {
                 if moves.is_empty() {
                     writeln!(f, "no legal moves: the game is over")?;

@@ -31,15 +31,19 @@ pub struct GameEntry {
     pub impartial: bool,
     /// Whether `solve` without `--algo` runs the exact score search.
     pub exact_solver: bool,
+    /// Whether players hold cards the other cannot see: the CFR searches
+    /// play it, the others refuse it.
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 /// A game's capabilities, read off its type.
 struct Capabilities;
 
 impl GameVisitor for Capabilities {
-    type Output = (bool, bool);
-    fn visit<G: Registered>(self, _: G, _: &'static GameSpec) -> (bool, bool) {
-        (G::HAS_CHANCE, G::IMPARTIAL)
+    type Output = (bool, bool, bool);
+    fn visit<G: Registered>(self, _: G, _: &'static GameSpec) -> (bool, bool, bool) {
+        (G::HAS_CHANCE, G::IMPARTIAL, G::HIDDEN)
     }
 }
 
@@ -62,7 +66,7 @@ pub struct AlgorithmEntry {
 
 impl From<&GameSpec> for GameEntry {
     fn from(g: &GameSpec) -> Self {
-        let (chance, impartial) =
+        let (chance, impartial, hidden) =
             ply_games::visit(g.name, &ply_games::Params::default(), Capabilities)
                 .expect("every game builds with its defaults");
         GameEntry {
@@ -84,6 +88,7 @@ impl From<&GameSpec> for GameEntry {
             chance,
             impartial,
             exact_solver: g.exact_solver,
+            hidden,
         }
     }
 }
@@ -104,7 +109,9 @@ impl fmt::Display for ListReport {
             }
             writeln!(f, "    positions:  {}", g.positions)?;
             writeln!(f, "    moves:      {}", g.moves)?;
-            let start = if g.default_position.is_empty() {
+            let start = if g.default_position.is_empty() && g.hidden {
+                "(before the deal)"
+            } else if g.default_position.is_empty() {
                 "(the empty board)"
             } else {
                 &g.default_position
@@ -123,7 +130,10 @@ impl fmt::Display for ListReport {
             f,
             "  deterministic games, expectiminimax for games with chance (pig, trees with [...]),"
         )?;
-        writeln!(f, "  the score search for connect4.")
+        writeln!(
+            f,
+            "  the score search for connect4, cfr+ for the games with hidden cards (kuhn, leduc)."
+        )
     }
 }
 

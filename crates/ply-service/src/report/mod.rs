@@ -19,6 +19,7 @@ use ply_core::search::{MctsMove, MctsResult};
 
 mod analyze;
 mod batch;
+mod cfr;
 mod compare;
 mod explore;
 mod list;
@@ -30,6 +31,7 @@ mod trace;
 
 pub use analyze::*;
 pub use batch::*;
+pub use cfr::*;
 pub use compare::*;
 pub use explore::*;
 pub use list::*;

@@ -10,8 +10,8 @@ use ply_core::observe::value_text;
 use ply_core::search::{MctsResult, Outcome, SearchOptions};
 
 use super::{
-    Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, line, mcts_moves, mcts_value,
-    verdict,
+    CfrSolve, Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, line, mcts_moves,
+    mcts_value, verdict,
 };
 
 /// The result of `solve`: the value, the best move and line, what it cost.
@@ -26,7 +26,7 @@ pub struct SolveReport {
 }
 
 /// What each kind of search finds at the root, named in the JSON by
-/// `method` (`search`, `expectiminimax`, `score`, `mcts`, `nimber`).
+/// `method` (`search`, `expectiminimax`, `score`, `mcts`, `nimber`, `cfr`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "method", rename_all = "lowercase")]
 pub enum SolveResult {
@@ -40,6 +40,8 @@ pub enum SolveResult {
     Mcts(MctsSolve),
     /// The nimber search of an impartial game.
     Nimber(NimberSolve),
+    /// Counterfactual regret minimisation (hidden information).
+    Cfr(CfrSolve),
 }
 
 /// A nimber-search result.
@@ -346,6 +348,7 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "{}", r.line)?;
                 writeln!(f, "stats:     {}", r.stats)
             }
+            SolveResult::Cfr(r) => r.write(f, &h.algo, None),
             SolveResult::Mcts(r) => {
                 writeln!(f, "{} to move; {}", h.mover(), h.algo)?;
                 match r.moves.first() {
