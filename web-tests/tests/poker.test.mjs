@@ -13,7 +13,7 @@ function cli(game, algo, iterations) {
 const settle = (page) => page.evaluate(async () => { await window.ready; await window.lab.idle(); });
 
 test("the CFR lab: after 1,111 iterations of CFR+ on Kuhn poker, every set's average strategy and the exploitability are the CLI's", async () => {
-  const t = await open("/cfr?game=kuhn&algo=cfr%2B");
+  const t = await open("/cfr?game=kuhn&algo=cfr%2B", { width: 1280, height: 1180 });
   try {
     await settle(t.page);
     for (const n of ["1000", "100", "10", "1"]) await t.page.getByTestId(`more-${n}`).click();

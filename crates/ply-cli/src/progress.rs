@@ -72,7 +72,8 @@ impl Observer for Progress {
 
 /// The command line's [`Control`]: the node-count line of [`Progress`]
 /// on stderr, and what the search thinks (each finished iteration, the
-/// score search's windows) unless quiet; warnings always.
+/// score search's windows, CFR's iterations and exploitability) unless
+/// quiet; warnings always.
 pub struct Watch {
     progress: Progress,
     tell: Tell,
@@ -83,7 +84,11 @@ impl Watch {
     pub fn new(quiet: bool) -> Self {
         let tell: Tell = Arc::new(move |t: Thinking| match t {
             Thinking::Warning { .. } => eprintln!("{t}"),
-            Thinking::Iteration { .. } | Thinking::Window { .. } if !quiet => eprintln!("{t}"),
+            Thinking::Iteration { .. } | Thinking::Window { .. } | Thinking::Cfr { .. }
+                if !quiet =>
+            {
+                eprintln!("{t}")
+            }
             _ => {}
         });
         Watch {

@@ -230,29 +230,10 @@ impl Rules {
                 .sum::<i32>()
     }
 
-    /// Checks a parsed state can arise: distinct cards in the deck, an
-    /// action list that the rules allow, in order.
-    pub fn replay(&self, s: &PokerState) -> Result<PokerState, ParseError> {
-        let mut t = self.initial();
-        let mut moves = Vec::new();
-        let dealt: Vec<u8> = s.cards.iter().copied().take_while(|&c| c != NONE).collect();
-        for &c in &dealt[..dealt.len().min(2)] {
-            t = self.checked(&t, PokerMove::Deal(c), &mut moves)?;
-        }
-        for r in 0..2 {
-            if r == 1
-                && let Some(&c) = dealt.get(2)
-            {
-                t = self.checked(&t, PokerMove::Deal(c), &mut moves)?;
-            }
-            for &a in Rules::round_actions(s, r) {
-                t = self.checked(&t, a, &mut moves)?;
-            }
-        }
-        Ok(t)
-    }
-
-    fn checked(
+    /// The state after `mv` if the rules allow it in `s`, else why not
+    /// (checked before the move is made: an action past the round's last
+    /// would not fit the state). `moves` is scratch.
+    pub fn checked(
         &self,
         s: &PokerState,
         mv: PokerMove,
@@ -420,7 +401,7 @@ pub fn parse_position<S: Style>(style: &S, text: &str) -> Result<PokerState, Par
             ParseError::at(column, format!("'{name}' is not a card of this deck"))
         })?;
         rules
-            .replay(&rules.play(&s, PokerMove::Deal(c)))
+            .checked(&s, PokerMove::Deal(c), &mut Vec::new())
             .map_err(|e| ParseError::at(column, format!("{name}: {}", e.message)))
     };
     let chars: Vec<char> = cards.chars().collect();
@@ -444,7 +425,7 @@ pub fn parse_position<S: Style>(style: &S, text: &str) -> Result<PokerState, Par
                 ParseError::at(*column, format!("'{ch}' is not an action: {}", S::ACTIONS))
             })?;
             s = rules
-                .replay(&rules.play(&s, a))
+                .checked(&s, a, &mut Vec::new())
                 .map_err(|e| ParseError::at(*column, format!("'{ch}': {}", e.message)))?;
             *column += 1;
         }
@@ -470,7 +451,12 @@ pub fn parse_position<S: Style>(style: &S, text: &str) -> Result<PokerState, Par
 /// What the player to move knows: their own card and every action, and
 /// the public card once it is out (`K:pb`, `Ks:crrc/Jh:c`).
 pub fn information_set<S: Style>(style: &S, s: &PokerState) -> String {
-    let me = usize::from(Rules::to_move(s) == Player::Min);
+    view(style, s, Rules::to_move(s))
+}
+
+/// What `player` knows, written as an information set is.
+fn view<S: Style>(style: &S, s: &PokerState, player: Player) -> String {
+    let me = usize::from(player == Player::Min);
     let mut out = style.card(s.cards[me]);
     out.push(':');
     out.push_str(&letters(style, s, 0));
@@ -536,7 +522,13 @@ pub fn draw<S: Style>(style: &S, s: &PokerState, viewer: Option<Player>) -> Stri
         lines.push("a card is being dealt".into());
     } else {
         let who = Rules::to_move(s);
-        if viewer.is_none_or(|v| v == who) {
+        if viewer.is_none() {
+            // Every player's view, the mover's first: what each knows.
+            for p in [who, who.opponent()] {
+                lines.push(format!("{} sees {}", p.name(), view(style, s, p)));
+            }
+            lines.push(format!("{} to act", who.name()));
+        } else if viewer == Some(who) {
             lines.push(format!(
                 "{} to act, seeing {} (the other card is hidden)",
                 who.name(),
@@ -683,7 +675,17 @@ mod tests {
             Leduc.format_position(&Leduc.parse_position(" ks qh ").unwrap()),
             "KsQh"
         );
-        assert!(Leduc.draw(&t).contains("MIN to act, seeing Qh:crrc/Jh:c"));
+        let both = Leduc.draw(&t);
+        assert!(
+            both.contains("MIN sees Qh:crrc/Jh:c") && both.contains("MAX sees Ks:crrc/Jh:c"),
+            "{both}"
+        );
+        let min = Leduc.draw_for(&t, Player::Min);
+        assert!(
+            min.contains("MIN to act, seeing Qh:crrc/Jh:c") && min.contains("MAX holds face down"),
+            "{min}"
+        );
+        assert!(!Leduc.draw_for(&t, Player::Max).contains("Qh:"));
     }
 
     /// Impossible hands are refused where they go wrong, in the player's
@@ -703,6 +705,10 @@ mod tests {
         assert!(err(&kuhn, "KQ:ppb").contains("the hand is over"));
         assert!(err(&kuhn, "KQ/J").contains("one betting round"));
         assert!(err(&leduc, "KsQh:rrr").contains("raises of this round are used up"));
+        // An action after a round's last, where the round has no room.
+        assert!(err(&leduc, "KsQh:crrcc").contains("a card must be dealt first"));
+        assert!(err(&leduc, "KsQh:crrc/Js:crrcc").contains("the hand is over"));
+        assert!(err(&leduc, "KsQh/Js").contains("only when the betting allows"));
         assert!(err(&leduc, "KsQh:f").contains("nothing to fold to"));
         assert!(err(&leduc, "KsQh:c/Jh").contains("only when the betting allows"));
         assert!(err(&leduc, "KsKs").contains("already dealt"));

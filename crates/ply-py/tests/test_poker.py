@@ -34,9 +34,9 @@ def test_one_information_set_and_bad_ones():
     assert [s["name"] for s in r["sets"]] == ["Ks:r"]
     assert r["sets"][0]["player"] == "MIN"
     assert {m["move"] for m in r["sets"][0]["moves"]} == {"f", "c", "r"}
-    with pytest.raises(ValueError, match=r"infoset='K:x' is not an information set of kuhn: .*J:, Q:, K:"):
+    with pytest.raises(ValueError, match=r"infoset=K:x is not an information set of kuhn: .*: J:, Q:, K:, J:pb"):
         ply.solve("kuhn", infoset="K:x")
-    with pytest.raises(ValueError, match="kuhn hides information .* use algo='cfr\\+'"):
+    with pytest.raises(ValueError, match="kuhn hides information .* use algo=cfr\\+ "):
         ply.solve("kuhn", algo="minimax")
     with pytest.raises(ValueError, match="cfr\\+ is for games with hidden information"):
         ply.solve("tictactoe", algo="cfr+")
@@ -60,3 +60,13 @@ def test_openspiel_measures_the_same_exploitability(game, iterations):
     for _ in range(iterations):
         solver.evaluate_and_update_policy()
     assert abs(pyspiel.nash_conv(os_game, solver.average_policy()) - r["nash_conv"]) < 1e-8
+    # The first player's value of ply's strategy, played out by OpenSpiel's rules.
+    policy = tool.openspiel_policy(game, os_game, r["strategy"])
+
+    def value(state):
+        if state.is_terminal():
+            return state.returns()[0]
+        pairs = state.chance_outcomes() if state.is_chance_node() else policy[state.information_state_string()]
+        return sum(p * value(state.child(a)) for a, p in pairs if p > 0)
+
+    assert abs(value(os_game.new_initial_state()) - r["value"]) < 1e-8

@@ -110,7 +110,12 @@ fn find_set<G: Notation + Searchable>(name: &str, cfr: &Cfr<G>, set: &str) -> Re
         return Ok(i);
     }
     let sets = tree.infosets();
-    let shown: Vec<&str> = sets.iter().take(12).map(|s| s.name.as_str()).collect();
+    let shown: Vec<&str> = tree
+        .display_order()
+        .into_iter()
+        .take(12)
+        .map(|i| sets[i].name.as_str())
+        .collect();
     let more = if sets.len() > shown.len() {
         format!(
             " and {} more (analyze lists them all)",
