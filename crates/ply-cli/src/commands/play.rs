@@ -262,6 +262,21 @@ fn deal_words<G: Notation + Searchable>(
     }
 }
 
+/// The request the engine's search is planned from. In play `--seed`
+/// seeds the deal and the engine's draws; a CFR search other than the
+/// sampled one takes no seed of its own, so it is left out of its plan.
+fn search_request<G: Searchable>(request: &Request) -> Request {
+    let sampled = request.algo == Some(Algo::Cfr(Variant::ExternalSampling));
+    if G::HIDDEN && !sampled {
+        Request {
+            seed: None,
+            ..request.clone()
+        }
+    } else {
+        request.clone()
+    }
+}
+
 struct Play<'a>(&'a PlayArgs);
 
 /// The game so far: the positions before each move (for undo), the moves
@@ -416,17 +431,7 @@ impl GameVisitor for Play<'_> {
         let a = self.0;
         let request = a.search.request(a.game.request()?);
         let start = ply_service::position(&game, info.name, &request)?;
-        // In play `--seed` seeds the deal and the engine's draws; a CFR
-        // search other than the sampled one takes none of its own.
-        let sampled = request.algo == Some(Algo::Cfr(Variant::ExternalSampling));
-        let searched = if G::HIDDEN && !sampled {
-            Request {
-                seed: None,
-                ..request.clone()
-            }
-        } else {
-            request.clone()
-        };
+        let searched = search_request::<G>(&request);
         let plan = configure(&searched, &game, &start, info, PLAY_TIME_MS)?;
         let time = std::time::Duration::from_millis(a.search.time_ms.unwrap_or(PLAY_TIME_MS));
         let mut engine = Opponent::<G>::new(&game, plan, time, a.search.seed)?;
