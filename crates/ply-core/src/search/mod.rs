@@ -8,6 +8,7 @@ pub mod id;
 pub mod mcts;
 pub mod minimax;
 pub mod nimber;
+pub mod puct;
 pub mod score_search;
 pub mod smp;
 pub mod tt;
