@@ -523,11 +523,11 @@ pub fn draw<S: Style>(style: &S, s: &PokerState, viewer: Option<Player>) -> Stri
     } else {
         let who = Rules::to_move(s);
         if viewer.is_none() {
-            // Every player's view, the mover's first: what each knows.
+            // Every player's view, the mover's first: what each knows
+            // (whose turn it is, the caller says).
             for p in [who, who.opponent()] {
                 lines.push(format!("{} sees {}", p.name(), view(style, s, p)));
             }
-            lines.push(format!("{} to act", who.name()));
         } else if viewer == Some(who) {
             lines.push(format!(
                 "{} to act, seeing {} (the other card is hidden)",
