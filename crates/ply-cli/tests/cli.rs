@@ -366,6 +366,39 @@ fn play_through_standard_input() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("game over"));
 }
 
+/// A hand of Kuhn poker in the terminal: the engine's card is face down
+/// and its deal unnamed until the hand is over; a hint gives the
+/// equilibrium at what the human sees.
+#[test]
+fn play_poker_with_the_engines_card_hidden() {
+    for seed in 1..=6 {
+        let out = ply()
+            .args(["play", "kuhn", "-q", "--seed", &seed.to_string()])
+            .write_stdin("hint\nb\np\n")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (before, _) = text.split_once("game over").expect("the hand ends");
+        // The last picture is the end of the hand; those before, the play.
+        let (play, end) = before.rsplit_once("MAX holds").unwrap();
+        assert!(play.contains("MIN holds face down"), "{text}");
+        assert!(!play.contains("MIN is dealt"), "{text}");
+        for card in ["J ", "Q ", "K "] {
+            assert!(!play.contains(&format!("MIN holds {card}")), "{text}");
+        }
+        assert!(
+            play.contains("hint: at what you see (") && play.contains("the equilibrium plays p "),
+            "{text}"
+        );
+        // Once it is over, both cards are shown.
+        assert!(
+            !end.contains("face down") && end.contains("over: "),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn bad_engine_flags() {
     let e = fails(&["solve", "tictactoe", "--algo", "minimax", "--order"]);

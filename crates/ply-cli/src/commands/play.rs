@@ -207,6 +207,34 @@ impl<G: Notation + Searchable> Opponent<G> {
     }
 }
 
+impl<G: Notation + Searchable> Opponent<G> {
+    /// For a hint in a game with hidden cards: the equilibrium's
+    /// probabilities at what the player to move sees (their own
+    /// information set, so nothing hidden is given away). `None` for the
+    /// other engines, whose hint is their move.
+    fn mixture(&self, game: &G, state: &G::State) -> Option<String> {
+        let Opponent::Cfr(solved) = self else {
+            return None;
+        };
+        let (cfr, average, _) = &**solved;
+        let name = game.information_set(state);
+        let set = &cfr.tree().infosets()[cfr.tree().find(&name)?];
+        let moves: Vec<String> = set
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(a, &m)| {
+                let p = average[set.offset + a];
+                format!("{} {:.0}%", game.format_move(state, m), 100.0 * p)
+            })
+            .collect();
+        Some(format!(
+            "at what you see ({name}) the equilibrium plays {}",
+            moves.join(", ")
+        ))
+    }
+}
+
 /// A move drawn from the equilibrium strategy at what the mover sees in
 /// `state`, and a sentence that does not give its card away.
 fn cfr_move<G: Notation + Searchable>(
@@ -372,6 +400,10 @@ fn human_turn<G: Notation + Searchable>(
             say(format!("legal moves: {}", names.join(", ")));
         }
         "hint" => {
+            if let Some(mix) = engine.mixture(game, &state) {
+                say(format!("hint: {mix}"));
+                return Turn::Stay;
+            }
             let (best, said) = engine.think(game, &state, true);
             let best = best.map_or("none".into(), |m| game.format_move(&state, m));
             say(format!("hint: {best} ({said})"));
