@@ -13,7 +13,6 @@
 //! mover sees: `Q:pb`, their card and the actions.
 
 use ply_core::registry::{GameSpec, ParamValues, Registered, SetupError};
-use ply_core::{Notation, ParseError, Player};
 
 use crate::poker::{self, PokerMove, PokerState, Rules, Style};
 
@@ -31,14 +30,6 @@ const RULES: Rules = Rules {
 };
 
 impl Kuhn {
-    fn rules(&self) -> Rules {
-        RULES
-    }
-
-    fn information_set_name(&self, s: &PokerState) -> String {
-        poker::information_set(self, s)
-    }
-
     /// Whether the mover faces a bet (pass then folds, bet calls).
     fn facing_bet(s: &PokerState) -> bool {
         let stakes = RULES.stakes(s);
@@ -92,36 +83,6 @@ impl Style for Kuhn {
             (PokerMove::Raise, true) => PokerMove::Call,
             (a, _) => a,
         })
-    }
-}
-
-impl Notation for Kuhn {
-    fn parse_position(&self, text: &str) -> Result<PokerState, ParseError> {
-        poker::parse_position(self, text)
-    }
-
-    fn format_position(&self, s: &PokerState) -> String {
-        poker::format_position(self, s)
-    }
-
-    fn parse_move(&self, s: &PokerState, text: &str) -> Result<PokerMove, ParseError> {
-        poker::parse_move(self, s, text)
-    }
-
-    fn format_move(&self, s: &PokerState, mv: PokerMove) -> String {
-        poker::format_move(self, s, mv)
-    }
-
-    fn draw(&self, s: &PokerState) -> String {
-        poker::draw(self, s, None)
-    }
-
-    fn draw_for(&self, s: &PokerState, viewer: Player) -> String {
-        poker::draw(self, s, Some(viewer))
-    }
-
-    fn describe_outcome(&self, s: &PokerState, outcome: PokerMove) -> String {
-        poker::describe_deal(self, s, outcome)
     }
 }
 

@@ -14,7 +14,6 @@
 //! is what the mover sees: `Ks:crrc/Jh:c`.
 
 use ply_core::registry::{GameSpec, ParamValues, Registered, SetupError};
-use ply_core::{Notation, ParseError, Player};
 
 use crate::poker::{self, PokerMove, PokerState, Rules, Style};
 
@@ -30,16 +29,6 @@ const RULES: Rules = Rules {
     bets: [2, 4],
     max_raises: 2,
 };
-
-impl Leduc {
-    fn rules(&self) -> Rules {
-        RULES
-    }
-
-    fn information_set_name(&self, s: &PokerState) -> String {
-        poker::information_set(self, s)
-    }
-}
 
 poker::poker_game!(Leduc);
 
@@ -82,36 +71,6 @@ impl Style for Leduc {
             "r" | "raise" | "bet" | "b" => Some(PokerMove::Raise),
             _ => None,
         }
-    }
-}
-
-impl Notation for Leduc {
-    fn parse_position(&self, text: &str) -> Result<PokerState, ParseError> {
-        poker::parse_position(self, text)
-    }
-
-    fn format_position(&self, s: &PokerState) -> String {
-        poker::format_position(self, s)
-    }
-
-    fn parse_move(&self, s: &PokerState, text: &str) -> Result<PokerMove, ParseError> {
-        poker::parse_move(self, s, text)
-    }
-
-    fn format_move(&self, s: &PokerState, mv: PokerMove) -> String {
-        poker::format_move(self, s, mv)
-    }
-
-    fn draw(&self, s: &PokerState) -> String {
-        poker::draw(self, s, None)
-    }
-
-    fn draw_for(&self, s: &PokerState, viewer: Player) -> String {
-        poker::draw(self, s, Some(viewer))
-    }
-
-    fn describe_outcome(&self, s: &PokerState, outcome: PokerMove) -> String {
-        poker::describe_deal(self, s, outcome)
     }
 }
 

@@ -260,7 +260,9 @@ impl Rules {
     }
 }
 
-/// The capabilities of a poker game over its `rules()`.
+/// Every trait of a poker game but its [`Style`] and declaration: the
+/// rules, chance and information sets, and the notation, all over the
+/// style's `rules()` and writing.
 macro_rules! poker_game {
     ($game:ty) => {
         impl ply_core::Game for $game {
@@ -268,22 +270,22 @@ macro_rules! poker_game {
             type Move = crate::poker::PokerMove;
 
             fn initial_state(&self) -> Self::State {
-                self.rules().initial()
+                crate::poker::Style::rules(self).initial()
             }
             fn to_move(&self, s: &Self::State) -> ply_core::Player {
                 crate::poker::Rules::to_move(s)
             }
             fn legal_moves(&self, s: &Self::State, moves: &mut Vec<Self::Move>) {
-                self.rules().legal_moves(s, moves)
+                crate::poker::Style::rules(self).legal_moves(s, moves)
             }
             fn play(&self, s: &Self::State, mv: Self::Move) -> Self::State {
-                self.rules().play(s, mv)
+                crate::poker::Style::rules(self).play(s, mv)
             }
             fn is_terminal(&self, s: &Self::State) -> bool {
-                self.rules().is_terminal(s)
+                crate::poker::Style::rules(self).is_terminal(s)
             }
             fn utility(&self, s: &Self::State) -> ply_core::MaxScore {
-                self.rules().utility(s)
+                crate::poker::Style::rules(self).utility(s)
             }
         }
 
@@ -292,25 +294,53 @@ macro_rules! poker_game {
             const HIDDEN: bool = true;
 
             fn is_chance(&self, s: &Self::State) -> bool {
-                !self.rules().is_terminal(s) && self.rules().is_chance(s)
+                !crate::poker::Style::rules(self).is_terminal(s) && crate::poker::Style::rules(self).is_chance(s)
             }
             fn chance_outcomes(
                 &self,
                 s: &Self::State,
                 outcomes: &mut Vec<(Self::Move, f64)>,
             ) {
-                self.rules().chance_outcomes(s, outcomes)
+                crate::poker::Style::rules(self).chance_outcomes(s, outcomes)
             }
             fn value_bounds(
                 &self,
                 _: &Self::State,
                 _: bool,
             ) -> Option<(ply_core::MaxScore, ply_core::MaxScore)> {
-                let m = self.rules().max_loss();
+                let m = crate::poker::Style::rules(self).max_loss();
                 Some((ply_core::MaxScore(-m), ply_core::MaxScore(m)))
             }
             fn information_set(&self, s: &Self::State) -> String {
-                self.information_set_name(s)
+                crate::poker::information_set(self, s)
+            }
+        }
+
+        impl ply_core::Notation for $game {
+            fn parse_position(&self, text: &str) -> Result<Self::State, ply_core::ParseError> {
+                crate::poker::parse_position(self, text)
+            }
+            fn format_position(&self, s: &Self::State) -> String {
+                crate::poker::format_position(self, s)
+            }
+            fn parse_move(
+                &self,
+                s: &Self::State,
+                text: &str,
+            ) -> Result<Self::Move, ply_core::ParseError> {
+                crate::poker::parse_move(self, s, text)
+            }
+            fn format_move(&self, s: &Self::State, mv: Self::Move) -> String {
+                crate::poker::format_move(self, s, mv)
+            }
+            fn draw(&self, s: &Self::State) -> String {
+                crate::poker::draw(self, s, None)
+            }
+            fn draw_for(&self, s: &Self::State, viewer: ply_core::Player) -> String {
+                crate::poker::draw(self, s, Some(viewer))
+            }
+            fn describe_outcome(&self, s: &Self::State, outcome: Self::Move) -> String {
+                crate::poker::describe_deal(self, s, outcome)
             }
         }
 
