@@ -260,7 +260,7 @@ fn expectiminimax_plan(request: &Request, info: &GameSpec) -> Result<Plan, Error
 /// belongs to the searches of whole positions.
 fn cfr_plan(request: &Request, variant: Variant) -> Result<Plan, Error> {
     let sampled = variant == Variant::ExternalSampling;
-    let given: Vec<String> = [
+    let given = first_given(&[
         ("depth", request.depth.is_some()),
         ("time_ms", request.time_ms.is_some()),
         ("tt_mb", request.tt_mb.is_some()),
@@ -272,12 +272,8 @@ fn cfr_plan(request: &Request, variant: Variant) -> Result<Plan, Error> {
         ("threads", request.threads.is_some()),
         ("weak", request.weak),
         ("seed", request.seed.is_some() && !sampled),
-    ]
-    .iter()
-    .filter(|(_, set)| *set)
-    .map(|(name, _)| field(name))
-    .collect();
-    if let Some(first) = given.first() {
+    ]);
+    if let Some(first) = given {
         return Err(Error::input(format!(
             "{first} does not apply to {} (it takes {}{})",
             variant.name(),
@@ -358,6 +354,15 @@ fn time_applies() -> Error {
     ))
 }
 
+/// The first of `fields` (a request field and whether it is set) that is
+/// set, named in the front end's words: the field a search refuses.
+fn first_given(fields: &[(&str, bool)]) -> Option<String> {
+    fields
+        .iter()
+        .find(|(_, set)| *set)
+        .map(|(name, _)| field(name))
+}
+
 /// MCTS's own fields given to another search, and the fields of the
 /// depth-first searches given to MCTS: refused rather than ignored.
 fn refuse_mcts_fields(request: &Request, algo: Algo) -> Result<(), Error> {
@@ -370,18 +375,14 @@ fn refuse_mcts_fields(request: &Request, algo: Algo) -> Result<(), Error> {
                 field("time_ms")
             )));
         }
-        let given: Vec<String> = [
+        let given = first_given(&[
             ("tt_mb", request.tt_mb.is_some()),
             ("order", request.order),
             ("pvs", request.pvs),
             ("fast_win", request.fast_win),
             ("star1", request.star1),
-        ]
-        .iter()
-        .filter(|(_, set)| *set)
-        .map(|(name, _)| field(name))
-        .collect();
-        if let Some(first) = given.first() {
+        ]);
+        if let Some(first) = given {
             return Err(Error::input(format!(
                 "{first} does not apply to MCTS (it takes {}, {}, {}, {} and {})",
                 field("iterations"),

@@ -47,13 +47,12 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::time::{Duration, Instant};
 
-use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Chance, Game};
 use crate::score::Player;
-use crate::search::{MAX_PLY, SearchError};
+use crate::search::{MAX_PLY, SearchError, draw};
 
 /// The most nodes [`GameTree::build`] writes out: about 40 bytes each
 /// with the strategy tables, so 400 MB at the cap.
@@ -798,7 +797,7 @@ impl<G: Game> Cfr<G> {
         match n.kind {
             Kind::Terminal(u) => player.view(u),
             Kind::Chance => {
-                let k = first + pick(&mut self.rng, &self.tree.probs[first..first + len]);
+                let k = first + draw(&mut self.rng, &self.tree.probs[first..first + len]);
                 self.sample(self.tree.children[k], player)
             }
             Kind::Decision {
@@ -814,7 +813,7 @@ impl<G: Game> Cfr<G> {
                     for a in 0..len {
                         self.sums[off + a] += self.scratch[base + a];
                     }
-                    let a = pick(&mut self.rng, &self.scratch[base..base + len]);
+                    let a = draw(&mut self.rng, &self.scratch[base..base + len]);
                     self.scratch.truncate(base);
                     return self.sample(self.tree.children[first + a], player);
                 }
@@ -832,19 +831,6 @@ impl<G: Game> Cfr<G> {
             }
         }
     }
-}
-
-/// An index drawn with the given probabilities (summing to 1).
-fn pick(rng: &mut Xoshiro256PlusPlus, probs: &[f64]) -> usize {
-    let mut x: f64 = rng.random();
-    for (i, &p) in probs.iter().enumerate() {
-        if x < p {
-            return i;
-        }
-        x -= p;
-    }
-    // Rounding left a sliver past the last: the last positive one.
-    probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
 }
 
 /// Regret matching: each move in proportion to its positive regret;

@@ -162,6 +162,20 @@ pub(crate) fn refuse_hidden<G: Chance>() -> Result<(), SearchError> {
     }
 }
 
+/// An index drawn with the given probabilities (summing to 1), as the
+/// sampled searches draw nature's outcomes and mixed strategies' moves.
+pub(crate) fn draw(rng: &mut Xoshiro256PlusPlus, probs: &[f64]) -> usize {
+    let mut x: f64 = rng.random();
+    for (i, &p) in probs.iter().enumerate() {
+        if x < p {
+            return i;
+        }
+        x -= p;
+    }
+    // Rounding left a sliver past the last: the last positive one.
+    probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
+}
+
 /// How to choose among root moves of equal value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TieBreak {

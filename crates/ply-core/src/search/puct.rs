@@ -38,7 +38,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Chance, Game, Playouts};
 use crate::score::Player;
-use crate::search::MAX_PLY;
+use crate::search::{MAX_PLY, draw};
 
 /// A position to evaluate and its legal moves (in the game's order).
 pub struct Leaf<'a, G: Game> {
@@ -124,18 +124,6 @@ impl<G: Game + Chance + Playouts> Evaluator<G> for Rollout {
 /// The end of the game as a value from MAX's view: the utility's sign.
 fn result<G: Game>(game: &G, state: &G::State) -> f32 {
     game.utility(state).0.signum() as f32
-}
-
-/// An index drawn with the given probabilities.
-fn draw(rng: &mut Xoshiro256PlusPlus, probs: &[f64]) -> usize {
-    let mut x: f64 = rng.random::<f64>() * probs.iter().sum::<f64>();
-    for (i, &p) in probs.iter().enumerate() {
-        if x < p {
-            return i;
-        }
-        x -= p;
-    }
-    probs.len().saturating_sub(1)
 }
 
 /// Dirichlet noise at the root, as AlphaZero mixes it in for self-play.
@@ -672,8 +660,10 @@ pub fn choose<M: Copy>(
         .iter()
         .map(|m| f64::from(m.visits).powf(1.0 / temperature))
         .collect();
-    if weights.iter().sum::<f64>() <= 0.0 {
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
         return moves.first().map(|m| m.mv);
     }
-    Some(moves[draw(rng, &weights)].mv)
+    let probs: Vec<f64> = weights.iter().map(|w| w / total).collect();
+    Some(moves[draw(rng, &probs)].mv)
 }
