@@ -132,6 +132,11 @@ pub struct Summary {
     /// Decisions of games with hidden information whose information set
     /// was checked against the others of that set met before.
     pub information_sets: u64,
+    /// Images of positions under the game's symmetries (for learning)
+    /// whose moves, children and end were checked against the position's.
+    pub symmetries: u64,
+    /// Images whose solved value was compared with the position's.
+    pub symmetric_values: u64,
 }
 
 fn fail<T: Debug>(what: &str, state: &T) -> String {
@@ -360,6 +365,112 @@ fn check_capabilities<G: Notation + Searchable>(
     }
     if !game.is_chance(state) {
         check_shortcuts(game, state, moves, summary)?;
+        check_learning(game, state, moves, summary)?;
+    }
+    Ok(())
+}
+
+/// A learnable game's promises at an open position: the planes have
+/// their stated size; each legal move has its own policy index, in range;
+/// each symmetry's image has the same player to move and, move for move,
+/// the images of the moves (by index), the images of the children, and
+/// the same end. By induction from the end, a position and its image then
+/// have the same value; [`Solver::check_values_backwards`] compares the
+/// values too where it can solve them.
+fn check_learning<G: Searchable>(
+    game: &G,
+    state: &G::State,
+    moves: &[G::Move],
+    summary: &mut Summary,
+) -> Result<(), String> {
+    if !G::LEARNABLE {
+        return Ok(());
+    }
+    let [p, h, w] = game.planes();
+    let size = game.policy_size();
+    if p * h * w == 0 || size == 0 {
+        return Err(fail("a learnable game has no planes or no policy", state));
+    }
+    let mut planes = vec![0.0f32; p * h * w];
+    game.encode(state, &mut planes);
+    if planes.iter().any(|x| !x.is_finite()) {
+        return Err(fail("the encoding has a number that is not finite", state));
+    }
+    let index: Vec<usize> = moves.iter().map(|&m| game.policy_index(state, m)).collect();
+    for (i, (&m, &k)) in moves.iter().zip(&index).enumerate() {
+        if k >= size {
+            return Err(fail(
+                &format!("move {m:?} has policy index {k}, past the policy's {size}"),
+                state,
+            ));
+        }
+        if index[..i].contains(&k) {
+            return Err(fail(
+                &format!("move {m:?} shares policy index {k} with another move"),
+                state,
+            ));
+        }
+    }
+    if game.symmetric_state(state, 0) != *state {
+        return Err(fail("symmetry 0 is not the identity", state));
+    }
+    let mut image_moves = Vec::new();
+    for sym in 1..game.symmetries() {
+        let image = game.symmetric_state(state, sym);
+        if game.to_move(&image) != game.to_move(state) {
+            return Err(fail(
+                &format!("symmetry {sym} changes the player to move"),
+                state,
+            ));
+        }
+        image_moves.clear();
+        game.legal_moves(&image, &mut image_moves);
+        if image_moves.len() != moves.len() {
+            return Err(fail(
+                &format!(
+                    "symmetry {sym}'s image has {} moves, the position {}",
+                    image_moves.len(),
+                    moves.len()
+                ),
+                state,
+            ));
+        }
+        for (&m, &k) in moves.iter().zip(&index) {
+            let k2 = game.symmetric_index(k, sym);
+            let Some(&m2) = image_moves
+                .iter()
+                .find(|&&m2| game.policy_index(&image, m2) == k2)
+            else {
+                return Err(fail(
+                    &format!(
+                        "symmetry {sym} maps move {m:?} (index {k}) to index {k2}, no legal move of the image"
+                    ),
+                    state,
+                ));
+            };
+            let child = game.play(state, m);
+            let image_child = game.play(&image, m2);
+            if game.symmetric_state(&child, sym) != image_child {
+                return Err(fail(
+                    &format!(
+                        "under symmetry {sym}, the image of move {m:?}'s child is not the child of the image of the move"
+                    ),
+                    state,
+                ));
+            }
+            let ended = game.is_terminal(&child);
+            if ended != game.is_terminal(&image_child)
+                || (ended && game.utility(&child) != game.utility(&image_child))
+            {
+                return Err(fail(
+                    &format!(
+                        "under symmetry {sym}, move {m:?} ends the game differently in the image"
+                    ),
+                    state,
+                ));
+            }
+        }
+        summary.symmetries += 1;
     }
     Ok(())
 }
@@ -703,6 +814,24 @@ impl<M: Copy + Eq> Solver<M> {
                 ));
             }
             summary.values += 1;
+            if G::LEARNABLE {
+                for sym in 1..game.symmetries() {
+                    let image = game.symmetric_state(s, sym);
+                    let Some(u) = Self::solve(&mut self.plain, self.nodes, game, &image) else {
+                        break;
+                    };
+                    if u != v {
+                        return Err(fail(
+                            &format!(
+                                "symmetry {sym}'s image has value {}, the position {}",
+                                u.0, v.0
+                            ),
+                            s,
+                        ));
+                    }
+                    summary.symmetric_values += 1;
+                }
+            }
             if G::IMPARTIAL {
                 check_nimber(game, s, v)?;
                 summary.nimbers += 1;

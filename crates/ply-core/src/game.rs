@@ -2,13 +2,13 @@
 //! grouped by who uses it: [`Evaluation`] (depth-limited searches and move
 //! ordering), [`Shortcuts`] (the exact solver), [`EngineHooks`] (the
 //! depth-limited engine's tricks), [`Chance`] (expectiminimax), [`Playouts`]
-//! (MCTS), [`Impartial`] (the nimber search). Every capability method has a default that is always correct; a
+//! (MCTS), [`Impartial`] (the nimber search), [`Learn`] (networks). Every capability method has a default that is always correct; a
 //! game overrides some to search faster or deeper, never to change what a
 //! search proves (the conformance kit checks each promise).
 //!
 //! A game that supplies none of them says so in one line:
 //! `ply_core::no_hooks!(MyGame);`, or names those it leaves at their
-//! defaults: `ply_core::no_hooks!(MyGame: Shortcuts, EngineHooks, Chance, Playouts, Impartial);`.
+//! defaults: `ply_core::no_hooks!(MyGame: Shortcuts, EngineHooks, Chance, Playouts, Impartial, Learn);`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -571,6 +571,62 @@ pub trait Impartial: Game {
     }
 }
 
+/// Learning: how a network sees a position and names its moves, for the
+/// searches guided by a learned evaluator ([`crate::search::puct`]) and
+/// for training one by self-play.
+///
+/// A network reads a fixed-size stack of planes and answers with one
+/// number per *policy index*, whatever the position; the game says how
+/// its positions become planes and its moves indices. Positions are
+/// written from the view of the player to move (their stones in the first
+/// plane), so one network plays both sides. Symmetries (a board's mirror
+/// and rotations) multiply the training data: a position and its image
+/// have the same value, and the image of a good move is a good move.
+pub trait Learn: Game {
+    /// Whether the game can be learned; `false` (the default): the
+    /// learned searches and `ply learn` refuse it.
+    const LEARNABLE: bool = false;
+
+    /// The input's shape: `[planes, height, width]`.
+    fn planes(&self) -> [usize; 3] {
+        [0, 0, 0]
+    }
+
+    /// Writes `state` (not over, not a chance node) as planes, from the
+    /// mover's view, into `out` (`planes · height · width` numbers, all 0
+    /// when given): plane-major, then row, then column.
+    fn encode(&self, _state: &Self::State, _out: &mut [f32]) {}
+
+    /// How many numbers the policy has: at least one index per move that
+    /// can be legal anywhere.
+    fn policy_size(&self) -> usize {
+        0
+    }
+
+    /// The index of `mv`, legal in `state`, in the policy (below
+    /// [`Learn::policy_size`]; two legal moves of a position never share
+    /// one).
+    fn policy_index(&self, _state: &Self::State, _mv: Self::Move) -> usize {
+        0
+    }
+
+    /// How many symmetries the rules have, the identity (0) included.
+    fn symmetries(&self) -> usize {
+        1
+    }
+
+    /// The image of `state` under symmetry `sym` (0: itself).
+    fn symmetric_state(&self, state: &Self::State, _sym: usize) -> Self::State {
+        state.clone()
+    }
+
+    /// Where policy index `index` goes under symmetry `sym`: the index of
+    /// the image of the move, in the image of the position.
+    fn symmetric_index(&self, index: usize, _sym: usize) -> usize {
+        index
+    }
+}
+
 /// What the alpha-beta engine (alpha-beta, iterative deepening, the score
 /// search) may ask of a game: its evaluation and ordering, the solver's
 /// shortcuts, the engine's hooks, and whether chance is reachable (which
@@ -581,18 +637,18 @@ impl<G: Evaluation + Shortcuts + EngineHooks + Chance> EngineGame for G {}
 
 /// Every capability: what the CLI, the play loop and the conformance kit
 /// ask of a registered game, since they offer every search.
-pub trait Searchable: EngineGame + Playouts + Impartial {}
+pub trait Searchable: EngineGame + Playouts + Impartial + Learn {}
 
-impl<G: EngineGame + Playouts + Impartial> Searchable for G {}
+impl<G: EngineGame + Playouts + Impartial + Learn> Searchable for G {}
 
 /// Declares capabilities a game leaves at their defaults, one line for all:
 /// `no_hooks!(Nim);` for a game with none of its own, or
-/// `no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts);` for the
+/// `no_hooks!(TicTacToe: Shortcuts, EngineHooks, Chance, Playouts, Learn);` for the
 /// ones it does not override (the others it implements itself).
 #[macro_export]
 macro_rules! no_hooks {
     ($game:ty) => {
-        $crate::no_hooks!($game: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Impartial);
+        $crate::no_hooks!($game: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Impartial, Learn);
     };
     ($game:ty: $($capability:ident),+ $(,)?) => {
         $(impl $crate::game::$capability for $game {})+

@@ -30,7 +30,7 @@ pub mod score;
 pub mod search;
 
 pub use game::{
-    Chance, EngineGame, EngineHooks, Evaluation, Game, Impartial, NullMoveRule, Playouts,
+    Chance, EngineGame, EngineHooks, Evaluation, Game, Impartial, Learn, NullMoveRule, Playouts,
     Searchable, Shortcuts, ThreatSearch, Tuning, sort_by_priority,
 };
 pub use notation::{MoveError, Notation, ParseError, play_moves};
@@ -39,7 +39,7 @@ pub use score::{MaxScore, MoverScore, Player, Window};
 /// The names most programs need: `use ply_core::prelude::*;`.
 pub mod prelude {
     pub use crate::game::{
-        Chance, EngineGame, EngineHooks, Evaluation, Game, Impartial, Playouts, Searchable,
+        Chance, EngineGame, EngineHooks, Evaluation, Game, Impartial, Learn, Playouts, Searchable,
         Shortcuts,
     };
     pub use crate::no_hooks;

@@ -27,6 +27,8 @@ const MISERE_CALLED_IMPARTIAL: u8 = 12;
 const WRONG_COMPONENTS: u8 = 13;
 const CONTINUATION_OUT_OF_RANGE: u8 = 14;
 const ONE_INFORMATION_SET: u8 = 15;
+const SHARED_POLICY_INDEX: u8 = 16;
+const SYMMETRY_MOVES_THE_MOVE: u8 = 17;
 
 struct Race<const B: u8>;
 
@@ -162,6 +164,39 @@ impl<const B: u8> Chance for Race<B> {
 
 impl<const B: u8> Playouts for Race<B> {}
 
+/// One plane with the count marked; a move's index is the counters taken
+/// less one. The second symmetry is the identity again (the pile has no
+/// other), except where broken: it swaps the two moves' indices.
+impl<const B: u8> Learn for Race<B> {
+    const LEARNABLE: bool = true;
+    fn planes(&self) -> [usize; 3] {
+        [1, 1, 10]
+    }
+    fn encode(&self, s: &Pile, out: &mut [f32]) {
+        out[usize::from(s.n)] = 1.0;
+    }
+    fn policy_size(&self) -> usize {
+        2
+    }
+    fn policy_index(&self, _: &Pile, k: u8) -> usize {
+        if B == SHARED_POLICY_INDEX {
+            0
+        } else {
+            usize::from(k - 1)
+        }
+    }
+    fn symmetries(&self) -> usize {
+        2
+    }
+    fn symmetric_index(&self, index: usize, sym: usize) -> usize {
+        if B == SYMMETRY_MOVES_THE_MOVE && sym == 1 {
+            1 - index
+        } else {
+            index
+        }
+    }
+}
+
 impl<const B: u8> Impartial for Race<B> {
     const IMPARTIAL: bool = true;
     fn components(&self, s: &Pile, parts: &mut Vec<Pile>) -> bool {
@@ -216,6 +251,7 @@ fn a_game_that_keeps_every_promise_passes() {
         s.values > 40 && s.immediate_wins > 40 && s.forced > 40,
         "{s:?}"
     );
+    assert!(s.symmetries > 40 && s.symmetric_values > 40, "{s:?}");
 }
 
 #[test]
@@ -295,4 +331,17 @@ fn a_chance_node_in_a_game_without_chance() {
 #[test]
 fn an_information_set_whose_states_differ_is_named() {
     rejects::<ONE_INFORMATION_SET>("information set 'everything' has");
+}
+
+/// Two legal moves with one policy index: a network could not tell them
+/// apart.
+#[test]
+fn moves_that_share_a_policy_index_are_named() {
+    rejects::<SHARED_POLICY_INDEX>("shares policy index 0");
+}
+
+/// A symmetry that sends a move somewhere its child does not follow.
+#[test]
+fn a_symmetry_that_does_not_commute_with_play() {
+    rejects::<SYMMETRY_MOVES_THE_MOVE>("is not the child of the image");
 }

@@ -585,7 +585,7 @@ impl EngineHooks for Chess {
     }
 }
 
-ply_core::no_hooks!(Chess: Shortcuts, Chance, Playouts, Impartial);
+ply_core::no_hooks!(Chess: Shortcuts, Chance, Playouts, Impartial, Learn);
 
 impl Registered for Chess {
     const SPEC: GameSpec = GameSpec {

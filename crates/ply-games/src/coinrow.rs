@@ -91,7 +91,7 @@ impl Game for CoinRow {
     }
 }
 
-ply_core::no_hooks!(CoinRow: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Impartial);
+ply_core::no_hooks!(CoinRow: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Impartial, Learn);
 
 impl Registered for CoinRow {
     const SPEC: GameSpec = GameSpec {

@@ -114,7 +114,7 @@ impl Game for Coins {
     }
 }
 
-ply_core::no_hooks!(Coins: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+ply_core::no_hooks!(Coins: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Learn);
 
 /// Both players take from the same pile under the same rule, and the one
 /// who cannot move loses: impartial (its nimbers are periodic).

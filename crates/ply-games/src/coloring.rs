@@ -143,7 +143,7 @@ impl Game for Coloring {
     }
 }
 
-ply_core::no_hooks!(Coloring: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Impartial);
+ply_core::no_hooks!(Coloring: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Impartial, Learn);
 
 impl Registered for Coloring {
     const SPEC: GameSpec = GameSpec {

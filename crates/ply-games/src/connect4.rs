@@ -504,6 +504,66 @@ impl Evaluation for Connect4 {
 
 ply_core::no_hooks!(Connect4: EngineHooks, Chance, Playouts, Impartial);
 
+/// Two planes of the board as it is drawn (the top row first), the
+/// mover's stones then the other player's; a move's policy index is its
+/// column. The one symmetry is the mirror, which the state keeps up to
+/// date already.
+impl ply_core::Learn for Connect4 {
+    const LEARNABLE: bool = true;
+
+    fn planes(&self) -> [usize; 3] {
+        [2, self.height as usize, self.width as usize]
+    }
+
+    fn encode(&self, s: &C4State, out: &mut [f32]) {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let theirs = s.current ^ s.mask;
+        for col in 0..w {
+            for row in 0..h {
+                let bit = 1u64 << (col * (h + 1) + row);
+                let cell = (h - 1 - row) * w + col;
+                if s.current & bit != 0 {
+                    out[cell] = 1.0;
+                } else if theirs & bit != 0 {
+                    out[w * h + cell] = 1.0;
+                }
+            }
+        }
+    }
+
+    fn policy_size(&self) -> usize {
+        self.width as usize
+    }
+
+    fn policy_index(&self, _: &C4State, col: u8) -> usize {
+        usize::from(col)
+    }
+
+    fn symmetries(&self) -> usize {
+        2
+    }
+
+    fn symmetric_state(&self, s: &C4State, sym: usize) -> C4State {
+        if sym == 0 {
+            return *s;
+        }
+        C4State {
+            current: s.mirror[0],
+            mask: s.mirror[1],
+            mirror: [s.current, s.mask],
+            moves: s.moves,
+        }
+    }
+
+    fn symmetric_index(&self, index: usize, sym: usize) -> usize {
+        if sym == 0 {
+            index
+        } else {
+            self.width as usize - 1 - index
+        }
+    }
+}
+
 impl Shortcuts for Connect4 {
     const SYMMETRIC_KEYS: bool = true;
 
@@ -739,6 +799,37 @@ mod tests {
         })
     }
 
+    /// The learning symmetry is the mirror the notation makes (each column
+    /// numbered from the other side), and its planes are the position's
+    /// with the columns reversed; the planes show each stone once, the
+    /// mover's first, the top row first.
+    #[test]
+    fn learning_planes_and_mirror() {
+        use ply_core::Learn;
+        let g = Connect4::standard();
+        let mirror = mirror(g.clone());
+        let s = g.parse_position("4453").unwrap();
+        let mut planes = vec![0.0; 84];
+        g.encode(&s, &mut planes);
+        // X (to move: 4 stones played) has d1 and e1; O has d2 and c1.
+        let cell = |plane: usize, row: usize, col: usize| planes[plane * 42 + (5 - row) * 7 + col];
+        assert_eq!([cell(0, 0, 3), cell(0, 0, 4), cell(1, 1, 3), cell(1, 0, 2)], [1.0; 4]);
+        assert_eq!(planes.iter().sum::<f32>(), 4.0);
+        for line in ["", "4", "4453", "1234567", "44444422"] {
+            let s = g.parse_position(line).unwrap();
+            let image = g.symmetric_state(&s, 1);
+            assert_eq!(image, mirror(&s), "{line}");
+            let mut a = vec![0.0; 84];
+            let mut b = vec![0.0; 84];
+            g.encode(&s, &mut a);
+            g.encode(&image, &mut b);
+            for (i, &x) in a.iter().enumerate() {
+                let (row, col) = (i / 7, i % 7);
+                assert_eq!(x, b[row * 7 + 6 - col], "{line} cell {i}");
+            }
+        }
+    }
+
     #[test]
     fn conformance_with_perft() {
         // Published perft for 7x6 Connect Four: 7, 49, 343, 2401, 16807, 117649, 823536.
@@ -764,6 +855,8 @@ mod tests {
         assert!(summary.values > 150, "{summary:?}");
         assert!(summary.bounds > 30, "{summary:?}");
         assert!(summary.mirrors > 500, "{summary:?}");
+        assert!(summary.symmetries > 500, "{summary:?}");
+        assert!(summary.symmetric_values > 150, "{summary:?}");
         for (w, h) in [(6, 5), (8, 7), (4, 4), (5, 4)] {
             let g = Connect4::new(w, h).unwrap();
             conformance::check(

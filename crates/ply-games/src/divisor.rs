@@ -80,7 +80,7 @@ impl Game for Divisor {
     }
 }
 
-ply_core::no_hooks!(Divisor: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+ply_core::no_hooks!(Divisor: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Learn);
 
 /// Both players have the same moves; who cannot move loses.
 impl Impartial for Divisor {

@@ -94,7 +94,7 @@ impl Game for Grundy {
     }
 }
 
-ply_core::no_hooks!(Grundy: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+ply_core::no_hooks!(Grundy: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Learn);
 
 /// Impartial, and a sum of its heaps.
 impl Impartial for Grundy {

@@ -126,7 +126,7 @@ impl Game for Hackenbush {
     }
 }
 
-ply_core::no_hooks!(Hackenbush: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+ply_core::no_hooks!(Hackenbush: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Learn);
 
 /// Impartial, and a sum of the branches standing on the ground.
 impl Impartial for Hackenbush {

@@ -211,7 +211,7 @@ impl Evaluation for Pig {
     }
 }
 
-ply_core::no_hooks!(Pig: Shortcuts, EngineHooks, Playouts, Impartial);
+ply_core::no_hooks!(Pig: Shortcuts, EngineHooks, Playouts, Impartial, Learn);
 
 impl Chance for Pig {
     const HAS_CHANCE: bool = true;

@@ -344,7 +344,7 @@ macro_rules! poker_game {
             }
         }
 
-        ply_core::no_hooks!($game: Evaluation, Shortcuts, EngineHooks, Playouts, Impartial);
+        ply_core::no_hooks!($game: Evaluation, Shortcuts, EngineHooks, Playouts, Impartial, Learn);
     };
 }
 pub(crate) use poker_game;

@@ -117,7 +117,7 @@ impl Game for Primes {
     }
 }
 
-ply_core::no_hooks!(Primes: Evaluation, Shortcuts, EngineHooks, Chance, Playouts);
+ply_core::no_hooks!(Primes: Evaluation, Shortcuts, EngineHooks, Chance, Playouts, Learn);
 
 /// Impartial, and a sum of its numbers.
 impl Impartial for Primes {

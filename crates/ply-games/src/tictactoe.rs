@@ -7,7 +7,8 @@
 //! numbered row by row from 0 (top-left) and a move is a square number.
 
 use ply_core::{
-    EngineHooks, Evaluation, Game, MaxScore, Notation, ParseError, Player, sort_by_priority,
+    EngineHooks, Evaluation, Game, Learn, MaxScore, Notation, ParseError, Player,
+    sort_by_priority,
 };
 
 use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
@@ -381,6 +382,82 @@ impl EngineHooks for TicTacToe {
 
 ply_core::no_hooks!(TicTacToe: Shortcuts, Chance, Playouts, Impartial);
 
+/// Two planes, the mover's marks then the other player's, one cell per
+/// square; a move's policy index is its square. The board's symmetries:
+/// the eight of the square (rotations and reflections), or the four that
+/// keep a rectangle's shape (the identity, two reflections, the half
+/// turn).
+impl Learn for TicTacToe {
+    const LEARNABLE: bool = true;
+
+    fn planes(&self) -> [usize; 3] {
+        [2, self.m as usize, self.n as usize]
+    }
+
+    fn encode(&self, b: &Board, out: &mut [f32]) {
+        let (mine, theirs) = if self.to_move(b) == Player::Max {
+            (b.x, b.o)
+        } else {
+            (b.o, b.x)
+        };
+        let cells = self.squares() as usize;
+        for sq in bits(mine) {
+            out[sq as usize] = 1.0;
+        }
+        for sq in bits(theirs) {
+            out[cells + sq as usize] = 1.0;
+        }
+    }
+
+    fn policy_size(&self) -> usize {
+        self.squares() as usize
+    }
+
+    fn policy_index(&self, _: &Board, mv: u8) -> usize {
+        usize::from(mv)
+    }
+
+    fn symmetries(&self) -> usize {
+        if self.m == self.n { 8 } else { 4 }
+    }
+
+    fn symmetric_state(&self, b: &Board, sym: usize) -> Board {
+        let map = |stones: u64| {
+            bits(stones).fold(0u64, |acc, sq| {
+                acc | 1 << self.symmetric_square(sq as usize, sym)
+            })
+        };
+        Board {
+            x: map(b.x),
+            o: map(b.o),
+            status: b.status,
+        }
+    }
+
+    fn symmetric_index(&self, index: usize, sym: usize) -> usize {
+        self.symmetric_square(index, sym)
+    }
+}
+
+impl TicTacToe {
+    /// Where square `sq` goes under symmetry `sym`: bit 0 reflects the
+    /// rows, bit 1 the columns, bit 2 (square boards only) transposes.
+    fn symmetric_square(&self, sq: usize, sym: usize) -> usize {
+        let (m, n) = (self.m as usize, self.n as usize);
+        let (mut r, mut c) = (sq / n, sq % n);
+        if sym & 1 != 0 {
+            r = m - 1 - r;
+        }
+        if sym & 2 != 0 {
+            c = n - 1 - c;
+        }
+        if sym & 4 != 0 {
+            (r, c) = (c, r);
+        }
+        r * n + c
+    }
+}
+
 impl Registered for TicTacToe {
     const SPEC: GameSpec = GameSpec {
         params: &[
@@ -570,6 +647,39 @@ mod tests {
         };
         let summary = conformance::check(&TicTacToe::classic(), &cfg).unwrap();
         assert!(summary.values > 500, "{summary:?}");
+        assert!(summary.symmetries > 1000, "{summary:?}");
+        assert!(summary.symmetric_values > 1000, "{summary:?}");
+    }
+
+    /// Tic-tac-toe has 5,478 legal positions, 765 of them essentially
+    /// different (up to the board's eight symmetries): the published
+    /// counts, found here by walking every position and keeping the least
+    /// of each one's images.
+    #[test]
+    fn symmetries_leave_the_765_essentially_different_positions() {
+        use ply_core::Learn;
+        use std::collections::HashSet;
+        let g = TicTacToe::classic();
+        let mut seen = HashSet::new();
+        let mut classes = HashSet::new();
+        let mut stack = vec![g.initial_state()];
+        let mut moves = Vec::new();
+        while let Some(b) = stack.pop() {
+            if !seen.insert(b) {
+                continue;
+            }
+            let class = (0..g.symmetries())
+                .map(|sym| {
+                    let image = g.symmetric_state(&b, sym);
+                    (image.x, image.o)
+                })
+                .min();
+            classes.insert(class);
+            moves.clear();
+            g.legal_moves(&b, &mut moves);
+            stack.extend(moves.iter().map(|&m| g.play(&b, m)));
+        }
+        assert_eq!((seen.len(), classes.len()), (5_478, 765));
     }
 
     #[test]

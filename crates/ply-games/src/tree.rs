@@ -450,7 +450,7 @@ impl Chance for Tree {
     }
 }
 
-ply_core::no_hooks!(Tree: Evaluation, Shortcuts, EngineHooks, Playouts, Impartial);
+ply_core::no_hooks!(Tree: Evaluation, Shortcuts, EngineHooks, Playouts, Impartial, Learn);
 
 impl Registered for Tree {
     const SPEC: GameSpec = GameSpec {

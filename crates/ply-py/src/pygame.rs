@@ -557,7 +557,7 @@ impl Evaluation for PyGame {
     }
 }
 
-no_hooks!(PyGame: Shortcuts, EngineHooks, Chance, Playouts, Impartial);
+no_hooks!(PyGame: Shortcuts, EngineHooks, Chance, Playouts, Impartial, Learn);
 
 impl Notation for PyGame {
     fn parse_position(&self, _text: &str) -> Result<PyState, ParseError> {

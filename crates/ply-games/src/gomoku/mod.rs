@@ -729,7 +729,7 @@ impl EngineHooks for Gomoku {
     }
 }
 
-ply_core::no_hooks!(Gomoku: Chance, Playouts, Impartial);
+ply_core::no_hooks!(Gomoku: Chance, Playouts, Impartial, Learn);
 
 impl Registered for Gomoku {
     const SPEC: GameSpec = GameSpec {
