@@ -49,6 +49,71 @@ pub enum Command {
     /// Texel-tune chess's evaluation: self-play data, then a fit of the weights.
     #[command(subcommand)]
     Tune(TuneCommand),
+    /// Learn a game by self-play (AlphaZero): a policy/value network trained
+    /// on the games PUCT plays with it, saved as safetensors.
+    #[cfg(feature = "learn")]
+    Learn(LearnArgs),
+}
+
+/// `ply learn`: every number has a default for the game (`--generations`
+/// and the rest override it); the network is saved after each generation.
+#[derive(Args, Debug)]
+pub struct LearnArgs {
+    /// The game (`ply list` names those that can be learned).
+    pub game: String,
+    /// A game parameter, key=value; repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Where the network is saved after each generation (default:
+    /// ply-GAME.safetensors).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Go on from the network saved at --out, from the generation after its own.
+    #[arg(long)]
+    pub resume: bool,
+    /// Generations to run.
+    #[arg(long)]
+    pub generations: Option<usize>,
+    /// Self-play games per generation.
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// PUCT simulations per self-play move.
+    #[arg(long)]
+    pub simulations: Option<u64>,
+    /// Training steps per generation.
+    #[arg(long)]
+    pub steps: Option<usize>,
+    /// Samples per training step.
+    #[arg(long)]
+    pub minibatch: Option<usize>,
+    /// Generations of games trained on (the replay window).
+    #[arg(long)]
+    pub window: Option<usize>,
+    /// Adam's step size.
+    #[arg(long)]
+    pub learning_rate: Option<f64>,
+    /// Channels of the residual tower (a new network only).
+    #[arg(long)]
+    pub channels: Option<usize>,
+    /// Residual blocks (a new network only).
+    #[arg(long)]
+    pub blocks: Option<usize>,
+    /// Games against the previous generation and against plain MCTS after
+    /// each generation (0: none).
+    #[arg(long)]
+    pub match_games: Option<usize>,
+    /// Threads playing games (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The seed of the weights, the games and the training.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// No progress bar on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print each generation as a JSON line instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -86,6 +86,8 @@ fn run(cli: Cli) -> ExitCode {
         Command::Gomocup => commands::gomocup::run(),
         Command::Serve(a) => commands::serve::run(&a),
         Command::Tune(c) => commands::tune::run(&c),
+        #[cfg(feature = "learn")]
+        Command::Learn(a) => commands::learn::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,9 +1,11 @@
 //! The commands: those the service answers (`solve`, `analyze`,
 //! `compare`, `trace`, `show`, `count`, `perft`, `list`) go through
 //! [`run`]; the command line's own (`play`, `uci`, `gomocup`, `serve`,
-//! `tune`, `solve --batch`) have a module each.
+//! `tune`, `learn`, `solve --batch`) have a module each.
 
 pub mod gomocup;
+#[cfg(feature = "learn")]
+pub mod learn;
 pub mod play;
 pub mod serve;
 pub mod solve;

@@ -1,0 +1,293 @@
+//! The AlphaZero loop: generations of self-play by the current network on
+//! every core, training on a window of recent games (each position seen
+//! through a random symmetry), then the new network measured against the
+//! one before it and against plain MCTS at the same simulations.
+//!
+//! Everything is seeded: the same options and seed give the same games
+//! and the same network (the games are played in parallel, but each
+//! game's seed is its number and they are collected in order).
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use rand::Rng;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use ply_core::{Chance, Learn, Playouts};
+
+use crate::net::Network;
+use crate::selfplay::{Contender, Sample, SelfPlay, match_game, self_play};
+use crate::train::{Losses, Trainer};
+
+/// What `ply learn` is asked to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearnOptions {
+    /// Generations to run (from where a resumed run stopped).
+    pub generations: usize,
+    /// Self-play games per generation.
+    pub games: usize,
+    /// How each self-play game is searched.
+    pub selfplay: SelfPlay,
+    /// Generations of games kept for training (the replay window).
+    pub window: usize,
+    /// Training steps per generation.
+    pub steps: usize,
+    /// Samples per training step.
+    pub minibatch: usize,
+    /// Adam's step size.
+    pub learning_rate: f64,
+    /// Games against the previous generation and against plain MCTS
+    /// after each generation (half with each colour); 0: none.
+    pub match_games: usize,
+    /// Threads playing games.
+    pub threads: usize,
+    /// The seed of everything.
+    pub seed: u64,
+}
+
+/// What one generation did and how the network it made plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generation {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Self-play games and the positions they gave.
+    pub games: usize,
+    /// Positions the games gave.
+    pub positions: usize,
+    /// Samples in the window trained on.
+    pub window: usize,
+    /// The mean losses of the generation's training steps.
+    pub losses: Losses,
+    /// The new network's score (win 1, draw ½) against the previous one.
+    pub vs_previous: Option<f64>,
+    /// Its score against plain MCTS at the same simulations.
+    pub vs_mcts: Option<f64>,
+    /// Self-play positions per second (searched and played).
+    pub positions_per_second: f64,
+    /// Training samples per second.
+    pub samples_per_second: f64,
+    /// Seconds the generation took.
+    pub seconds: f64,
+}
+
+/// What the loop tells its caller as it goes.
+pub enum Progress<'a> {
+    /// A self-play game ended.
+    Game {
+        /// The generation playing.
+        generation: usize,
+        /// Games done, of `of`.
+        done: usize,
+        /// Games this generation.
+        of: usize,
+        /// Positions so far this generation.
+        positions: usize,
+    },
+    /// Training steps done.
+    Training {
+        /// The generation training.
+        generation: usize,
+        /// Steps done, of `of`.
+        done: usize,
+        /// Steps this generation.
+        of: usize,
+        /// The last step's losses.
+        losses: Losses,
+    },
+    /// Match games being played.
+    Matches {
+        /// The generation measured.
+        generation: usize,
+    },
+    /// A generation ended: its figures and its network (to save).
+    Generation(&'a Generation, &'a Network),
+}
+
+/// Runs `options.generations` generations from `network` (generation
+/// `first` is the first run: 1, or one past a checkpoint's), telling
+/// `progress` as it goes; returns the last network. `stop` ends the run
+/// after the generation in progress.
+pub fn learn<G: Learn + Chance + Playouts>(
+    game: &G,
+    mut network: Network,
+    options: &LearnOptions,
+    first: usize,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Network {
+    let mut window: VecDeque<Vec<Sample<G::State>>> = VecDeque::new();
+    let mut trainer = Trainer::new(&network, options.learning_rate);
+    for number in first..first + options.generations {
+        let start = Instant::now();
+        let seed = options.seed ^ (number as u64).wrapping_mul(0xA076_1D64_78BD_642F);
+        let mut positions = 0;
+        let games = parallel(
+            options.games,
+            options.threads,
+            |i| {
+                self_play(
+                    game,
+                    &network,
+                    &options.selfplay,
+                    seed.wrapping_add(i as u64),
+                )
+                .0
+            },
+            &mut |done, samples: &Vec<Sample<G::State>>| {
+                positions += samples.len();
+                progress(Progress::Game {
+                    generation: number,
+                    done,
+                    of: options.games,
+                    positions,
+                });
+            },
+        );
+        let played = start.elapsed().as_secs_f64();
+        window.push_back(games.into_iter().flatten().collect());
+        while window.len() > options.window.max(1) {
+            window.pop_front();
+        }
+        let pool: Vec<&Sample<G::State>> = window.iter().flatten().collect();
+        let trained = Instant::now();
+        let losses = train_on(game, &mut trainer, &pool, options, number, seed, progress);
+        let train_seconds = trained.elapsed().as_secs_f64();
+        let previous = std::mem::replace(&mut network, trainer.network());
+        let (vs_previous, vs_mcts) = if options.match_games > 0 {
+            progress(Progress::Matches { generation: number });
+            let against = |other: Contender<'_>| score(game, &network, other, options, seed);
+            (
+                Some(against(Contender::Net(&previous))),
+                Some(against(Contender::Mcts)),
+            )
+        } else {
+            (None, None)
+        };
+        let generation = Generation {
+            number,
+            games: options.games,
+            positions,
+            window: pool.len(),
+            losses,
+            vs_previous,
+            vs_mcts,
+            positions_per_second: positions as f64 / played.max(1e-9),
+            samples_per_second: (options.steps * options.minibatch) as f64
+                / train_seconds.max(1e-9),
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        progress(Progress::Generation(&generation, &network));
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    network
+}
+
+/// The generation's training steps on minibatches drawn from `pool`; the
+/// mean losses.
+fn train_on<G: Learn>(
+    game: &G,
+    trainer: &mut Trainer,
+    pool: &[&Sample<G::State>],
+    options: &LearnOptions,
+    number: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Losses {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x7a11);
+    let mut sum = Losses::default();
+    let mut batch = Vec::with_capacity(options.minibatch);
+    for step in 0..options.steps {
+        batch.clear();
+        batch.extend(
+            (0..options.minibatch.min(pool.len())).map(|_| pool[rng.random_range(0..pool.len())]),
+        );
+        let losses = trainer.step(game, &batch, &mut rng);
+        sum.policy += losses.policy;
+        sum.value += losses.value;
+        progress(Progress::Training {
+            generation: number,
+            done: step + 1,
+            of: options.steps,
+            losses,
+        });
+    }
+    let n = options.steps.max(1) as f64;
+    Losses {
+        policy: sum.policy / n,
+        value: sum.value / n,
+    }
+}
+
+/// Moves drawn in proportion to visits at the start of a match game.
+const MATCH_EXPLORING_MOVES: usize = 2;
+
+/// `network`'s score (win 1, draw ½, per game) against `other` over the
+/// options' match games, colours alternating.
+fn score<G: Learn + Chance + Playouts>(
+    game: &G,
+    network: &Network,
+    other: Contender<'_>,
+    options: &LearnOptions,
+    seed: u64,
+) -> f64 {
+    let me = Contender::Net(network);
+    let sims = options.selfplay.simulations;
+    // The first two moves drawn by visits, so that the games differ; then
+    // each side's best, so the score measures play, not exploration.
+    let explore = options.selfplay.exploring_moves.min(MATCH_EXPLORING_MOVES);
+    let results = parallel(
+        options.match_games,
+        options.threads,
+        |i| {
+            let seed = seed ^ 0x3a7c_4000 ^ i as u64;
+            if i % 2 == 0 {
+                match_game(game, me, other, sims, explore, seed)
+            } else {
+                -match_game(game, other, me, sims, explore, seed)
+            }
+        },
+        &mut |_, _| {},
+    );
+    let total: f64 = results.iter().map(|&r| (f64::from(r) + 1.0) / 2.0).sum();
+    total / options.match_games.max(1) as f64
+}
+
+/// `f(0) .. f(n - 1)` on `threads` threads, in order; `done(k, result)` is
+/// told on this thread as each finishes.
+pub fn parallel<T: Send>(
+    n: usize,
+    threads: usize,
+    f: impl Fn(usize) -> T + Sync,
+    done: &mut dyn FnMut(usize, &T),
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..threads.clamp(1, n.max(1)) {
+            let tx = tx.clone();
+            let (next, f) = (&next, &f);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n || tx.send((i, f(i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (k, (i, result)) in rx.into_iter().enumerate() {
+            done(k + 1, &result);
+            out[i] = Some(result);
+        }
+    });
+    out.into_iter()
+        .map(|r| r.expect("every index was computed"))
+        .collect()
+}

@@ -1,0 +1,19 @@
+//! Learned evaluators for ply's PUCT search, and their training by
+//! self-play: AlphaZero (Silver et al. 2018) at the size of a lesson.
+//!
+//! [`net`] is the network (a residual tower with a policy head and a value
+//! head, in burn on the CPU) and its safetensors file; [`evaluator`] makes
+//! it PUCT's [`ply_core::search::puct::Evaluator`]; [`selfplay`] plays it
+//! against itself and against plain MCTS; [`train`] fits it to its games;
+//! [`learn`] is the loop of both. ply-core knows no network: the search
+//! asks the evaluator trait, and this crate is where the ML library lives.
+
+pub mod evaluator;
+pub mod grade;
+pub mod learn;
+pub mod net;
+pub mod selfplay;
+pub mod train;
+
+pub use evaluator::{NetEvaluator, check_fits};
+pub use net::{Network, Shape};
