@@ -80,6 +80,10 @@ pub struct LearnArgs {
     /// PUCT simulations per self-play move.
     #[arg(long)]
     pub simulations: Option<u64>,
+    /// Self-play moves drawn in proportion to visits before the most
+    /// visited is played (exploration; AlphaZero: 30 in chess).
+    #[arg(long)]
+    pub exploring_moves: Option<usize>,
     /// Training steps per generation.
     #[arg(long)]
     pub steps: Option<usize>,

@@ -37,7 +37,8 @@ pub struct LearnOptions {
     pub steps: usize,
     /// Samples per training step.
     pub minibatch: usize,
-    /// Adam's step size.
+    /// Adam's step size at the start; it falls along a half cosine to a
+    /// tenth of that by the last generation of the run.
     pub learning_rate: f64,
     /// Games against the previous generation and against plain MCTS
     /// after each generation (half with each colour); 0: none.
@@ -152,6 +153,7 @@ pub fn learn<G: Learn + Chance + Playouts>(
             window.pop_front();
         }
         let pool: Vec<&Sample<G::State>> = window.iter().flatten().collect();
+        trainer.learning_rate = learning_rate(options, number - first);
         let trained = Instant::now();
         let losses = train_on(game, &mut trainer, &pool, options, number, seed, progress);
         let train_seconds = trained.elapsed().as_secs_f64();
@@ -185,6 +187,15 @@ pub fn learn<G: Learn + Chance + Playouts>(
         }
     }
     network
+}
+
+/// The step size for the run's generation `k` (from 0): a half cosine
+/// from the options' rate down to a tenth of it, so that the last
+/// generations settle what the first ones found.
+fn learning_rate(options: &LearnOptions, k: usize) -> f64 {
+    let progress = k as f64 / options.generations.saturating_sub(1).max(1) as f64;
+    let floor = options.learning_rate / 10.0;
+    floor + (options.learning_rate - floor) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
 }
 
 /// The generation's training steps on minibatches drawn from `pool`; the

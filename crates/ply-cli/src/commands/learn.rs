@@ -109,6 +109,7 @@ fn options(a: &LearnArgs, recipe: &Recipe) -> Result<LearnOptions, CliError> {
         games: positive("games", a.games, r.games)?,
         selfplay: SelfPlay {
             simulations,
+            exploring_moves: a.exploring_moves.unwrap_or(r.selfplay.exploring_moves),
             ..r.selfplay
         },
         window: positive("window", a.window, r.window)?,
