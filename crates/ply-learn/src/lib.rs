@@ -17,3 +17,14 @@ pub mod train;
 
 pub use evaluator::{NetEvaluator, check_fits};
 pub use net::{Network, Shape};
+
+/// The networks trained by the documented commands and committed in the
+/// repository's `nets/` (each file's metadata names the command, the
+/// commit and its figures), built into the binary: the one a learned
+/// search loads unless told another.
+pub fn builtin(game: &str) -> Option<&'static [u8]> {
+    match game {
+        "tictactoe" => Some(include_bytes!("../../../nets/tictactoe.safetensors")),
+        _ => None,
+    }
+}
