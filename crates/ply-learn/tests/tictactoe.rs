@@ -5,12 +5,11 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use ply_core::search::puct::{Noise, Puct, PuctOptions};
+use ply_core::search::puct::{Puct, PuctOptions};
 use ply_core::{Game, Learn, Notation};
 use ply_games::tictactoe::TicTacToe;
 use ply_learn::grade::{self, Graded};
-use ply_learn::learn::{LearnOptions, learn, parallel};
-use ply_learn::selfplay::SelfPlay;
+use ply_learn::learn::{LearnOptions, learn, parallel, recipe};
 use ply_learn::{NetEvaluator, Network, Shape, builtin, check_fits};
 
 type Board = <TicTacToe as Game>::State;
@@ -101,42 +100,29 @@ fn puct_over_the_committed_network_keeps_the_values() {
     assert!(worse.len() <= 1, "worse than the value from {worse:?}");
 }
 
-/// A short run from random weights (the shortened `ply learn tictactoe`):
-/// eight generations of 60 games take the raw network from the untrained
+/// A short run from random weights (`ply learn tictactoe`'s defaults,
+/// shortened): eight generations of 60 games take the raw network from the untrained
 /// one's share of optimal moves to at least 93%, and the run is seeded:
 /// the same options give the same first generation.
 #[test]
 fn a_short_run_learns_from_scratch() {
     let g = TicTacToe::classic();
     let graded = graded(&g);
+    let defaults = recipe("tictactoe", 2);
     let shape = Shape {
         planes: g.planes(),
         policy: g.policy_size(),
-        channels: 32,
-        blocks: 2,
+        channels: defaults.channels,
+        blocks: defaults.blocks,
     };
     let untrained = Network::random(shape, 1);
     let before = grade::raw_accuracy(&g, &untrained, &graded);
     let options = LearnOptions {
         generations: 8,
         games: 60,
-        selfplay: SelfPlay {
-            simulations: 50,
-            batch: 8,
-            c: 1.5,
-            noise: Noise {
-                alpha: 1.0,
-                fraction: 0.25,
-            },
-            exploring_moves: 9,
-        },
-        window: 4,
         steps: 80,
-        minibatch: 128,
-        learning_rate: 2e-3,
         match_games: 0,
-        threads: 2,
-        seed: 1,
+        ..defaults.options
     };
     let stop = AtomicBool::new(false);
     let mut first = Vec::new();

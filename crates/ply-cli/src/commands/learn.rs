@@ -10,81 +10,17 @@ use std::sync::atomic::AtomicBool;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
-use ply_core::search::puct::Noise;
 use ply_learn::grade;
-use ply_learn::learn::{Generation, LearnOptions, Progress, learn};
+use ply_learn::learn::{Generation, LearnOptions, Progress, Recipe, learn, recipe};
 use ply_learn::selfplay::SelfPlay;
 use ply_learn::{Network, Shape, check_fits};
 
 use crate::args::LearnArgs;
 use crate::{CliError, CliResult};
 
-/// A game's defaults: the network's size and the loop's numbers.
-struct Recipe {
-    channels: usize,
-    blocks: usize,
-    options: LearnOptions,
-}
-
 /// Games with at most this many positions are graded against the exact
 /// solver after every generation (tic-tac-toe has 4,520 open ones).
 const GRADE_LIMIT: usize = 20_000;
-
-/// The defaults for `game`: tic-tac-toe's reach 99% optimal moves in
-/// about a minute on two cores (README, "Learning"); others start from
-/// Connect Four's.
-fn recipe(game: &str) -> Recipe {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let base = LearnOptions {
-        generations: 50,
-        games: 100,
-        selfplay: SelfPlay {
-            simulations: 50,
-            batch: 8,
-            c: 1.5,
-            noise: Noise {
-                alpha: 1.0,
-                fraction: 0.25,
-            },
-            exploring_moves: 9,
-        },
-        window: 4,
-        steps: 100,
-        minibatch: 128,
-        learning_rate: 2e-3,
-        match_games: 10,
-        threads,
-        seed: 1,
-    };
-    match game {
-        "tictactoe" => Recipe {
-            channels: 32,
-            blocks: 2,
-            options: base,
-        },
-        _ => Recipe {
-            channels: 64,
-            blocks: 4,
-            options: LearnOptions {
-                generations: 100,
-                games: 200,
-                selfplay: SelfPlay {
-                    simulations: 200,
-                    noise: Noise {
-                        alpha: 1.0,
-                        fraction: 0.25,
-                    },
-                    exploring_moves: 8,
-                    ..base.selfplay
-                },
-                window: 10,
-                steps: 200,
-                minibatch: 256,
-                ..base
-            },
-        },
-    }
-}
 
 /// The options: the recipe's, each overridden by its flag; zero where a
 /// count must be positive is refused by the flag's name.
@@ -134,7 +70,8 @@ impl GameVisitor for Learn<'_> {
                 spec.name
             )));
         }
-        let recipe = recipe(spec.name);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let recipe = recipe(spec.name, threads);
         let options = options(a, &recipe)?;
         let out = a
             .out
@@ -151,26 +88,26 @@ impl GameVisitor for Learn<'_> {
                 done,
                 of,
                 positions,
-            } => {
-                bar.set_length(of as u64);
-                bar.set_position(done as u64);
-                bar.set_message(format!(
-                    "generation {generation}: self-play, {positions} positions"
-                ));
-            }
+            } => show(
+                &bar,
+                done,
+                of,
+                format!("generation {generation}: self-play, {positions} positions"),
+            ),
             Progress::Training {
                 generation,
                 done,
                 of,
                 losses,
-            } => {
-                bar.set_length(of as u64);
-                bar.set_position(done as u64);
-                bar.set_message(format!(
+            } => show(
+                &bar,
+                done,
+                of,
+                format!(
                     "generation {generation}: training, loss {:.3} + {:.3}",
                     losses.policy, losses.value
-                ));
-            }
+                ),
+            ),
             Progress::Matches { generation } => {
                 bar.set_message(format!("generation {generation}: match games"));
             }
@@ -239,6 +176,13 @@ fn start<G: Registered>(
         blocks: a.blocks.unwrap_or(recipe.blocks),
     };
     Ok((Network::random(shape, a.seed), 1))
+}
+
+/// The bar at `done` of `of`, saying `what`.
+fn show(bar: &ProgressBar, done: usize, of: usize, what: String) {
+    bar.set_length(of as u64);
+    bar.set_position(done as u64);
+    bar.set_message(what);
 }
 
 fn bar(hidden: bool) -> ProgressBar {
