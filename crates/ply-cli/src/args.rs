@@ -68,7 +68,8 @@ pub struct LearnArgs {
     /// ply-GAME.safetensors).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Go on from the network saved at --out, from the generation after its own.
+    /// Go on from the network saved at --out, from the generation after its
+    /// own (the replay window and Adam's moments start empty).
     #[arg(long)]
     pub resume: bool,
     /// Generations to run.
