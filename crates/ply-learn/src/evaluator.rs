@@ -30,17 +30,12 @@ pub fn check_fits<G: Learn>(game: &G, network: &Network) -> Result<(), String> {
 /// legal moves alone (an illegal move's logit means nothing).
 pub struct NetEvaluator<'n> {
     network: &'n Network,
-    /// Positions evaluated.
-    pub positions: u64,
 }
 
 impl<'n> NetEvaluator<'n> {
     /// An evaluator over `network` (which [`check_fits`] the game).
     pub fn new(network: &'n Network) -> Self {
-        NetEvaluator {
-            network,
-            positions: 0,
-        }
+        NetEvaluator { network }
     }
 }
 
@@ -52,7 +47,6 @@ impl<G: Learn> Evaluator<G> for NetEvaluator<'_> {
         for (leaf, out) in leaves.iter().zip(inputs.chunks_exact_mut(len)) {
             game.encode(leaf.state, out);
         }
-        self.positions += leaves.len() as u64;
         let (logits, values) = self.network.run(inputs, leaves.len());
         leaves
             .iter()

@@ -202,7 +202,6 @@ pub fn learn<G: Learn + Chance + Playouts>(
                     &options.selfplay,
                     seed.wrapping_add(i as u64),
                 )
-                .0
             },
             &mut |done, samples: &Vec<Sample<G::State>>| {
                 positions += samples.len();

@@ -5,7 +5,7 @@
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use ply_core::search::puct::{Noise, Puct, PuctOptions, Rollout, choose};
+use ply_core::search::puct::{Noise, Puct, PuctOptions, Rollout, choose, result};
 use ply_core::{Chance, Learn, Player, Playouts};
 
 use crate::evaluator::NetEvaluator;
@@ -40,14 +40,14 @@ pub struct SelfPlay {
     pub exploring_moves: usize,
 }
 
-/// One game of `network` against itself from the start; the samples of
-/// its positions (the mover's view) and the result (MAX's view: 1, 0, -1).
+/// One game of `network` against itself from the start: the samples of
+/// its positions, each from its mover's view.
 pub fn self_play<G: Learn + Chance>(
     game: &G,
     network: &Network,
     options: &SelfPlay,
     seed: u64,
-) -> (Vec<Sample<G::State>>, f32) {
+) -> Vec<Sample<G::State>> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut evaluator = NetEvaluator::new(network);
     let mut state = game.initial_state();
@@ -61,10 +61,10 @@ pub fn self_play<G: Learn + Chance>(
             noise: Some(options.noise),
             seed: seed ^ (played.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         };
-        let result = Puct::new(game, &state, search).run(game, &mut evaluator);
-        let total: u32 = result.moves.iter().map(|m| m.visits).sum();
+        let searched = Puct::new(game, &state, search).run(game, &mut evaluator);
+        let total: u32 = searched.moves.iter().map(|m| m.visits).sum();
         let mut policy = vec![0.0f32; size];
-        for m in &result.moves {
+        for m in &searched.moves {
             policy[game.policy_index(&state, m.mv)] = m.visits as f32 / total.max(1) as f32;
         }
         let temperature = if played.len() < options.exploring_moves {
@@ -72,20 +72,20 @@ pub fn self_play<G: Learn + Chance>(
         } else {
             0.0
         };
-        let mv = choose(&result.moves, temperature, &mut rng).expect("a game not over has a move");
+        let mv =
+            choose(&searched.moves, temperature, &mut rng).expect("a game not over has a move");
         played.push((state.clone(), policy, game.to_move(&state)));
         state = game.play(&state, mv);
     }
-    let result = game.utility(&state).0.signum() as f32;
-    let samples = played
+    let end = f64::from(result(game, &state));
+    played
         .into_iter()
         .map(|(state, policy, mover)| Sample {
             state,
             policy,
-            value: mover.view(f64::from(result)) as f32,
+            value: mover.view(end) as f32,
         })
-        .collect();
-    (samples, result)
+        .collect()
 }
 
 /// Who plays a match game: a network through PUCT, or plain MCTS (PUCT
@@ -125,14 +125,15 @@ pub fn match_game<G: Learn + Chance + Playouts>(
             ..PuctOptions::default()
         };
         let mut tree = Puct::new(game, &state, search);
-        let result = match who {
+        let searched = match who {
             Contender::Net(network) => tree.run(game, &mut NetEvaluator::new(network)),
             Contender::Mcts => tree.run(game, &mut Rollout::new(seed.wrapping_add(ply as u64))),
         };
         let temperature = if ply < exploring_moves { 1.0 } else { 0.0 };
-        let mv = choose(&result.moves, temperature, &mut rng).expect("a game not over has a move");
+        let mv =
+            choose(&searched.moves, temperature, &mut rng).expect("a game not over has a move");
         state = game.play(&state, mv);
         ply += 1;
     }
-    game.utility(&state).0.signum() as f32
+    result(game, &state)
 }

@@ -121,8 +121,9 @@ impl<G: Game + Chance + Playouts> Evaluator<G> for Rollout {
     }
 }
 
-/// The end of the game as a value from MAX's view: the utility's sign.
-fn result<G: Game>(game: &G, state: &G::State) -> f32 {
+/// The end of the game as a value from MAX's view: the utility's sign
+/// (1, 0 or -1), what PUCT backs up and what self-play learns.
+pub fn result<G: Game>(game: &G, state: &G::State) -> f32 {
     game.utility(state).0.signum() as f32
 }
 
