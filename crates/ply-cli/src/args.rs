@@ -113,6 +113,27 @@ pub struct LearnArgs {
     /// The seed of the weights, the games and the training.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Learn from the exact solver instead of self-play: positions from
+    /// random games, each move graded, then epochs of training (the upper
+    /// bound a self-play network is compared with).
+    #[arg(long)]
+    pub supervised: bool,
+    /// With --supervised: positions to label (a small game's are all of
+    /// its reachable ones).
+    #[arg(long, requires = "supervised")]
+    pub positions: Option<usize>,
+    /// With --supervised: passes over the labelled positions.
+    #[arg(long, requires = "supervised")]
+    pub epochs: Option<usize>,
+    /// With --supervised: a position whose labelling takes more solver
+    /// nodes than this is left out.
+    #[arg(long, requires = "supervised")]
+    pub node_limit: Option<u64>,
+    /// With --supervised: the labelled positions are read from this file
+    /// when it exists, else labelled and written there (text: position,
+    /// outcome, optimal moves), so another run need not label again.
+    #[arg(long, requires = "supervised")]
+    pub labels: Option<std::path::PathBuf>,
     /// No progress bar on stderr.
     #[arg(long)]
     pub quiet: bool,

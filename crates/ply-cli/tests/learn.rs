@@ -28,13 +28,18 @@ const SHORT: [&str; 12] = [
 ];
 
 fn learn(extra: &[&str], out: &std::path::Path) -> Vec<serde_json::Value> {
-    let o = ply()
-        .args(["learn", "tictactoe", "--json", "--out"])
-        .arg(out)
-        .args(SHORT)
-        .args(extra)
-        .output()
-        .unwrap();
+    json_lines(
+        ply()
+            .args(["learn", "tictactoe", "--json", "--out"])
+            .arg(out)
+            .args(SHORT)
+            .args(extra),
+    )
+}
+
+/// A command's stdout, every line of which must be JSON.
+fn json_lines(command: &mut assert_cmd::Command) -> Vec<serde_json::Value> {
+    let o = command.output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8(o.stdout)
         .unwrap()
@@ -59,8 +64,9 @@ fn a_short_run_saves_and_resumes() {
         let score = g["vs_mcts"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&score), "{g}");
         // Tic-tac-toe is small enough to grade by the exact solver.
-        let acc = g["accuracy"].as_f64().unwrap();
+        let acc = g["accuracy"]["moves"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&acc), "{g}");
+        assert_eq!(g["accuracy"]["sets"]["all"]["moves"], acc, "{g}");
     }
     let bytes = std::fs::read(&out).unwrap();
     let net = ply_learn::Network::from_bytes(&bytes).unwrap();
@@ -84,6 +90,66 @@ fn a_short_run_saves_and_resumes() {
     );
 }
 
+/// `--supervised`: every open tic-tac-toe position labelled (a JSON line
+/// saying how many), written to --labels, an epoch per line, the network
+/// saved with its epoch; a second run reads the labels back instead of
+/// labelling and, resumed, goes on at the next epoch.
+#[test]
+fn supervised_labels_saves_and_resumes() {
+    let (out, labels) = (temp("sup.safetensors"), temp("ttt.labels"));
+    let run = |extra: &[&str]| {
+        json_lines(
+            ply()
+                .args([
+                    "learn",
+                    "tictactoe",
+                    "--supervised",
+                    "--json",
+                    "--channels",
+                    "4",
+                ])
+                .arg("--out")
+                .arg(&out)
+                .arg("--labels")
+                .arg(&labels)
+                .args(extra),
+        )
+    };
+    let lines = run(&["--epochs", "2"]);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0]["labelled"], 4_520);
+    assert_eq!(lines[0]["left_out"], 0);
+    for (i, e) in lines[1..].iter().enumerate() {
+        assert_eq!(e["epoch"], i + 1);
+        assert_eq!(e["positions"], 4_520);
+        let acc = e["accuracy"]["moves"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&acc), "{e}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&labels).unwrap().lines().count(),
+        4_520
+    );
+    let net = ply_learn::Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(net.about["ply.supervised"], "true");
+    assert_eq!(net.about["ply.epoch"], "2");
+    let more = run(&["--epochs", "1", "--resume"]);
+    assert_eq!(more[0]["labelled"], 4_520);
+    assert!(more[0]["read"].is_string(), "{:?}", more[0]);
+    assert_eq!(more[1]["epoch"], 3);
+    // A label file that is not one is named with its line.
+    std::fs::write(&labels, "X........\t0\t4\nnonsense\n").unwrap();
+    let err = fails(&[
+        "learn",
+        "tictactoe",
+        "--supervised",
+        "--labels",
+        labels.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("line 2"), "{err}");
+}
+
 /// Bad flags and files are named in the command line's terms.
 #[test]
 fn bad_input_is_named() {
@@ -95,6 +161,11 @@ fn bad_input_is_named() {
     assert!(err.contains("--learning-rate"), "{err}");
     let err = fails(&["learn", "tictactoe", "--simulations", "0"]);
     assert!(err.contains("--simulations"), "{err}");
+    // Self-play's flags are not --supervised's, and the other way round.
+    let err = fails(&["learn", "tictactoe", "--supervised", "--games", "5"]);
+    assert!(err.contains("--games is for self-play"), "{err}");
+    let err = fails(&["learn", "tictactoe", "--epochs", "5"]);
+    assert!(err.contains("--supervised"), "{err}");
     let missing = temp("missing.safetensors");
     let err = fails(&[
         "learn",

@@ -8,13 +8,16 @@
 
 use std::collections::HashSet;
 
+use ply_core::search::score_search::score_search;
 use ply_core::search::{Budget, Engine, SearchOptions};
 use ply_core::{EngineGame, Game, Learn, observe::NoObserver};
 
 use crate::evaluator::NetEvaluator;
 use crate::net::Network;
 use ply_core::search::puct::Evaluator as _;
-use ply_core::search::puct::Leaf;
+use ply_core::search::puct::{Leaf, Puct, PuctOptions, choose};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Every position reachable from the start that is not over, in the order
 /// first met (breadth first); `None` when there are more than `limit`.
@@ -53,41 +56,124 @@ pub struct Graded<S, M> {
     pub optimal: Vec<M>,
 }
 
-/// Solves each of `states` and its children exactly (alpha-beta with a
-/// table), keeping the moves that keep the outcome.
+/// The exact solver of [`grade`], kept between positions so its table
+/// serves the next (a position's children share most of their subtrees).
+pub struct Grader<M> {
+    engine: Engine<M>,
+}
+
+impl<M: Copy + Eq> Grader<M> {
+    /// A solver for `game` with a table of `tt_mb` megabytes: the exact
+    /// solver's options (`ply solve`): ordering and the game's shortcuts.
+    pub fn new<G: EngineGame<Move = M>>(game: &G, tt_mb: usize) -> Self {
+        let options = SearchOptions {
+            tt_mb,
+            ordering: true,
+            shortcuts: true,
+            ..SearchOptions::default()
+        };
+        Grader {
+            engine: Engine::new(game, &options),
+        }
+    }
+
+    /// `state` graded: its outcome and the moves that keep it, each
+    /// child solved for win, draw or loss. `None` when the solve would
+    /// take more than `node_limit` nodes in all (hard positions near the
+    /// start of a big game cost seconds each).
+    pub fn grade<G: EngineGame<Move = M>>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        node_limit: Option<u64>,
+    ) -> Option<Graded<G::State, M>> {
+        let budget = Budget {
+            nodes: node_limit.map(|n| self.engine.nodes + n),
+            ..Budget::default()
+        };
+        let engine = &mut self.engine;
+        let mut solve = |s: &G::State| -> Option<i32> {
+            let r = score_search(
+                engine,
+                game,
+                s,
+                true,
+                &budget,
+                &mut NoObserver,
+                &mut |_, _| {},
+            );
+            r.ok().map(|r| r.value.0.signum())
+        };
+        let mover = game.to_move(state);
+        let outcome = mover.sign() * solve(state)?;
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        let mut optimal = Vec::new();
+        for &m in &moves {
+            if mover.sign() * solve(&game.play(state, m))? == outcome {
+                optimal.push(m);
+            }
+        }
+        Some(Graded {
+            state: state.clone(),
+            outcome,
+            optimal,
+        })
+    }
+}
+
+/// Solves each of `states` and its children exactly (the exact solver,
+/// weak: win, draw or loss), keeping the moves that keep the outcome.
 pub fn grade<G: EngineGame>(game: &G, states: &[G::State]) -> Vec<Graded<G::State, G::Move>> {
-    let options = SearchOptions {
-        tt_mb: 16,
-        ordering: true,
-        ..SearchOptions::default()
-    };
-    let mut engine = Engine::new(game, &options);
-    let mut solve = |s: &G::State| -> i32 {
-        let out = engine
-            .search(game, s, None, false, &Budget::default(), &mut NoObserver)
-            .expect("a small game solves");
-        out.value.0.signum()
-    };
-    let mut moves = Vec::new();
+    let mut grader = Grader::new(game, 16);
     states
         .iter()
         .map(|s| {
-            let mover = game.to_move(s);
-            let outcome = mover.sign() * solve(s);
-            moves.clear();
-            game.legal_moves(s, &mut moves);
-            let optimal = moves
-                .iter()
-                .copied()
-                .filter(|&m| mover.sign() * solve(&game.play(s, m)) == outcome)
-                .collect();
-            Graded {
-                state: s.clone(),
-                outcome,
-                optimal,
-            }
+            grader
+                .grade(game, s, None)
+                .expect("without a node limit every position is solved")
         })
         .collect()
+}
+
+/// [`grade`] on `threads` threads, each with its own solver of `tt_mb`
+/// megabytes; positions that would take more than `node_limit` nodes are
+/// left out. `done(k)` is told as each position ends, in order.
+pub fn grade_parallel<G: EngineGame>(
+    game: &G,
+    states: &[G::State],
+    node_limit: Option<u64>,
+    threads: usize,
+    tt_mb: usize,
+    done: &mut dyn FnMut(usize),
+) -> Vec<Graded<G::State, G::Move>> {
+    const CHUNK: usize = 16;
+    let chunks: Vec<&[G::State]> = states.chunks(CHUNK).collect();
+    let graders: Vec<std::sync::Mutex<Grader<G::Move>>> = (0..threads.max(1))
+        .map(|_| std::sync::Mutex::new(Grader::new(game, tt_mb)))
+        .collect();
+    let mut finished = 0;
+    let graded = crate::learn::parallel(
+        chunks.len(),
+        threads,
+        |i| {
+            // Each thread takes a solver nobody holds (there are as many
+            // solvers as threads, so one is always free).
+            let mut grader = graders
+                .iter()
+                .find_map(|g| g.try_lock().ok())
+                .expect("as many solvers as threads");
+            chunks[i]
+                .iter()
+                .map(|s| grader.grade(game, s, node_limit))
+                .collect::<Vec<_>>()
+        },
+        &mut |_, chunk: &Vec<Option<Graded<G::State, G::Move>>>| {
+            finished += chunk.len();
+            done(finished);
+        },
+    );
+    graded.into_iter().flatten().flatten().collect()
 }
 
 /// The share of `graded` positions where the network's prior puts its
@@ -97,8 +183,28 @@ pub fn raw_accuracy<G: Learn>(
     network: &Network,
     graded: &[Graded<G::State, G::Move>],
 ) -> f64 {
+    accuracy(game, network, graded).moves
+}
+
+/// How often a network is right, by the exact solver.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Accuracy {
+    /// The share of positions where the prior's largest probability is on
+    /// an optimal move.
+    pub moves: f64,
+    /// The share where the value head says the outcome: above 1/3 a win,
+    /// below -1/3 a loss, a draw between.
+    pub values: f64,
+}
+
+/// The raw network's [`Accuracy`] over `graded` (no search).
+pub fn accuracy<G: Learn>(
+    game: &G,
+    network: &Network,
+    graded: &[Graded<G::State, G::Move>],
+) -> Accuracy {
     let mut evaluator = NetEvaluator::new(network);
-    let mut right = 0;
+    let (mut moves_right, mut values_right) = (0, 0);
     let mut moves = Vec::new();
     for chunk in graded.chunks(256) {
         let lists: Vec<Vec<G::Move>> = chunk
@@ -123,9 +229,61 @@ pub fn raw_accuracy<G: Learn>(
                 .max_by(|&a, &b| e.priors[a].total_cmp(&e.priors[b]))
                 .map(|i| m[i]);
             if best.is_some_and(|b| g.optimal.contains(&b)) {
-                right += 1;
+                moves_right += 1;
+            }
+            if outcome_of(e.value) == g.outcome {
+                values_right += 1;
             }
         }
     }
-    right as f64 / graded.len().max(1) as f64
+    let n = graded.len().max(1) as f64;
+    Accuracy {
+        moves: f64::from(moves_right) / n,
+        values: f64::from(values_right) / n,
+    }
+}
+
+/// A value read as an outcome: a win above 1/3, a loss below -1/3.
+fn outcome_of(value: f32) -> i32 {
+    if value > 1.0 / 3.0 {
+        1
+    } else if value < -1.0 / 3.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// The share of `graded` positions where PUCT over `network` at
+/// `simulations` (no noise, the most visited move) plays an optimal move;
+/// positions searched on `threads` threads.
+pub fn puct_accuracy<G: Learn + ply_core::Chance>(
+    game: &G,
+    network: &Network,
+    graded: &[Graded<G::State, G::Move>],
+    simulations: u64,
+    threads: usize,
+) -> f64 {
+    let options = PuctOptions {
+        simulations,
+        batch: 8,
+        ..PuctOptions::default()
+    };
+    let right = crate::learn::parallel(
+        graded.len(),
+        threads,
+        |i| {
+            let g = &graded[i];
+            let searched =
+                Puct::new(game, &g.state, options).run(game, &mut NetEvaluator::new(network));
+            choose(
+                &searched.moves,
+                0.0,
+                &mut Xoshiro256PlusPlus::seed_from_u64(0),
+            )
+            .is_some_and(|m| g.optimal.contains(&m))
+        },
+        &mut |_, _| {},
+    );
+    right.iter().filter(|&&r| r).count() as f64 / graded.len().max(1) as f64
 }

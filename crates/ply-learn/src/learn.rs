@@ -59,6 +59,23 @@ pub struct Recipe {
     pub blocks: usize,
     /// The loop's numbers.
     pub options: LearnOptions,
+    /// Learning from the exact solver instead.
+    pub supervised: Supervised,
+}
+
+/// The defaults of learning from the exact solver (`--supervised`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Supervised {
+    /// Positions to label (a game small enough to list takes all of its
+    /// own instead).
+    pub positions: usize,
+    /// Passes over them.
+    pub epochs: usize,
+    /// The plies at which the random games stop, drawn evenly.
+    pub plies: (usize, usize),
+    /// Positions whose grading would take more nodes than this are left
+    /// out (a few hard ones near the start of Connect Four take seconds).
+    pub node_limit: u64,
 }
 
 /// `ply learn`'s defaults for `game`, playing on `threads` threads:
@@ -86,15 +103,26 @@ pub fn recipe(game: &str, threads: usize) -> Recipe {
         threads,
         seed: 1,
     };
+    // Connect Four's positions at ply 6 and on (earlier ones are few, and
+    // their grading costs seconds); a million nodes is about a tenth of a
+    // second of the solver.
+    let supervised = Supervised {
+        positions: 60_000,
+        epochs: 15,
+        plies: (6, 41),
+        node_limit: 1_000_000,
+    };
     match game {
         "tictactoe" => Recipe {
             channels: 32,
             blocks: 2,
             options: base,
+            supervised,
         },
         _ => Recipe {
             channels: 64,
             blocks: 4,
+            supervised,
             options: LearnOptions {
                 generations: 100,
                 games: 200,
@@ -259,9 +287,7 @@ pub fn learn<G: Learn + Chance + Playouts>(
 /// from the options' rate down to a tenth of it, so that the last
 /// generations settle what the first ones found.
 fn learning_rate(options: &LearnOptions, k: usize) -> f64 {
-    let progress = k as f64 / options.generations.saturating_sub(1).max(1) as f64;
-    let floor = options.learning_rate / 10.0;
-    floor + (options.learning_rate - floor) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
+    crate::supervised::cosine(options.learning_rate, k, options.generations)
 }
 
 /// The generation's training steps on minibatches drawn from `pool`; the

@@ -13,6 +13,7 @@ pub mod grade;
 pub mod learn;
 pub mod net;
 pub mod selfplay;
+pub mod supervised;
 pub mod train;
 
 pub use evaluator::{NetEvaluator, check_fits};

@@ -2,6 +2,13 @@
 //! progress bar, a line per generation, and the network saved after each
 //! one (safetensors, with the command, the commit and the generation's
 //! figures in its metadata), so a run can be stopped and resumed.
+//! `--supervised` learns from the exact solver instead ([`supervised`]).
+//!
+//! Each network is graded by the exact solver as it is made: a small
+//! game's every open position, Connect Four's samples of the public test
+//! sets (end, middle and beginning positions).
+
+mod supervised;
 
 use std::collections::HashMap;
 use std::io::IsTerminal as _;
@@ -9,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ply_core::Game;
 use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
-use ply_learn::grade;
+use ply_learn::grade::{self, Accuracy, Graded};
 use ply_learn::learn::{Generation, LearnOptions, Progress, Recipe, learn, recipe};
 use ply_learn::selfplay::SelfPlay;
 use ply_learn::{Network, Shape, check_fits};
@@ -21,6 +29,135 @@ use crate::{CliError, CliResult};
 /// Games with at most this many positions are graded against the exact
 /// solver after every generation (tic-tac-toe has 4,520 open ones).
 const GRADE_LIMIT: usize = 20_000;
+
+/// Connect Four's public test sets (Pascal Pons, "Solving Connect 4"),
+/// by the positions they hold: moves played, then the score.
+const CONNECT4_SETS: [(&str, &str); 4] = [
+    (
+        "end (L3_R1)",
+        include_str!("../../../../../testdata/connect4/Test_L3_R1"),
+    ),
+    (
+        "middle (L2_R1)",
+        include_str!("../../../../../testdata/connect4/Test_L2_R1"),
+    ),
+    (
+        "middle, harder (L2_R2)",
+        include_str!("../../../../../testdata/connect4/Test_L2_R2"),
+    ),
+    (
+        "beginning (L1_R1)",
+        include_str!("../../../../../testdata/connect4/Test_L1_R1"),
+    ),
+];
+
+/// Positions taken from each test set (every tenth of its 1,000), so
+/// that grading each network takes a moment.
+const PER_SET: usize = 100;
+
+/// Positions graded by the exact solver, by set.
+type Sets<G> = Vec<(
+    &'static str,
+    Vec<Graded<<G as Game>::State, <G as Game>::Move>>,
+)>;
+
+/// What each network is graded on: a small game's every open position;
+/// standard Connect Four's samples of the public test sets; else nothing.
+fn grading_sets<G: Registered>(
+    game: &G,
+    spec: &GameSpec,
+    a: &LearnArgs,
+    threads: usize,
+) -> Sets<G> {
+    if let Some(states) = grade::reachable(game, GRADE_LIMIT) {
+        return vec![("all", grade::grade(game, &states))];
+    }
+    if spec.name != "connect4" || !a.params.is_empty() {
+        return Vec::new();
+    }
+    CONNECT4_SETS
+        .iter()
+        .map(|&(name, text)| {
+            let states: Vec<G::State> = text
+                .lines()
+                .step_by(1000 / PER_SET)
+                .filter_map(|l| game.parse_position(l.split_whitespace().next()?).ok())
+                .collect();
+            let graded = grade::grade_parallel(game, &states, None, threads, 64, &mut |_| {});
+            (name, graded)
+        })
+        .collect()
+}
+
+/// `network`'s accuracy on each set.
+fn accuracies<G: Registered>(
+    game: &G,
+    network: &Network,
+    sets: &Sets<G>,
+) -> Vec<(&'static str, Accuracy)> {
+    sets.iter()
+        .map(|(name, graded)| (*name, grade::accuracy(game, network, graded)))
+        .collect()
+}
+
+/// The accuracies as text ("optimal moves 81.0% (end 90.0%, ...), values
+/// 70.0%") and as JSON ({"moves": .., "values": .., "sets": {..}}).
+fn accuracy_text(sets: &[(&str, Accuracy)]) -> String {
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let (moves, values) = overall(sets);
+    let mut text = format!("optimal moves {}", pct(moves));
+    if sets.len() > 1 {
+        let each: Vec<String> = sets
+            .iter()
+            .map(|(n, acc)| format!("{n} {}", pct(acc.moves)))
+            .collect();
+        text += &format!(" ({})", each.join(", "));
+    }
+    text + &format!(", values {}", pct(values))
+}
+
+fn accuracy_json(sets: &[(&str, Accuracy)]) -> serde_json::Value {
+    if sets.is_empty() {
+        return serde_json::Value::Null;
+    }
+    let (moves, values) = overall(sets);
+    let each: serde_json::Map<String, serde_json::Value> = sets
+        .iter()
+        .map(|(n, acc)| {
+            let v = serde_json::json!({"moves": acc.moves, "values": acc.values});
+            ((*n).to_string(), v)
+        })
+        .collect();
+    serde_json::json!({"moves": moves, "values": values, "sets": each})
+}
+
+/// The mean of the sets' move and value accuracies (the sets are the
+/// same size, or only one).
+fn overall(sets: &[(&str, Accuracy)]) -> (f64, f64) {
+    let n = sets.len().max(1) as f64;
+    (
+        sets.iter().map(|(_, a)| a.moves).sum::<f64>() / n,
+        sets.iter().map(|(_, a)| a.values).sum::<f64>() / n,
+    )
+}
+
+/// The accuracies as the network file's metadata.
+fn accuracy_about(sets: &[(&str, Accuracy)]) -> Vec<(String, String)> {
+    if sets.is_empty() {
+        return Vec::new();
+    }
+    let (moves, values) = overall(sets);
+    let mut about = vec![
+        ("ply.accuracy".to_string(), format!("{moves:.4}")),
+        ("ply.value_accuracy".to_string(), format!("{values:.4}")),
+    ];
+    if sets.len() > 1 {
+        for (n, acc) in sets {
+            about.push((format!("ply.accuracy {n}"), format!("{:.4}", acc.moves)));
+        }
+    }
+    about
+}
 
 /// The options: the recipe's, each overridden by its flag; zero where a
 /// count must be positive is refused by the flag's name.
@@ -72,14 +209,15 @@ impl GameVisitor for Learn<'_> {
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let recipe = recipe(spec.name, threads);
+        if a.supervised {
+            return supervised::run(&game, spec, a, &recipe);
+        }
         let options = options(a, &recipe)?;
-        let out = a
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("ply-{}.safetensors", spec.name)));
+        let out = out_path(a, spec);
         let (network, first) = start(&game, spec, a, &recipe, &out)?;
-        let graded = grade::reachable(&game, GRADE_LIMIT).map(|s| grade::grade(&game, &s));
         let bar = bar(a.quiet || !std::io::stderr().is_terminal());
+        bar.set_message("grading the test positions by the exact solver");
+        let sets = grading_sets(&game, spec, a, options.threads);
         let stop = AtomicBool::new(false);
         let mut failure = None;
         learn(&game, network, &options, first, &stop, &mut |p| match p {
@@ -112,11 +250,15 @@ impl GameVisitor for Learn<'_> {
                 bar.set_message(format!("generation {generation}: match games"));
             }
             Progress::Generation(g, network) => {
-                let accuracy = graded
-                    .as_ref()
-                    .map(|gr| grade::raw_accuracy(&game, network, gr));
-                bar.suspend(|| say(g, accuracy, a.json));
-                let saved = save(network, spec, g, accuracy, &out);
+                let accuracy = accuracies(&game, network, &sets);
+                bar.suspend(|| say(g, &accuracy, a.json));
+                let mut figures = vec![
+                    ("ply.generation".to_string(), g.number.to_string()),
+                    ("ply.policy_loss".into(), format!("{:.4}", g.losses.policy)),
+                    ("ply.value_loss".into(), format!("{:.4}", g.losses.value)),
+                ];
+                figures.extend(accuracy_about(&accuracy));
+                let saved = save(network, spec, figures, &out);
                 if let Err(e) = saved {
                     failure = Some(e);
                     stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -199,7 +341,7 @@ fn bar(hidden: bool) -> ProgressBar {
 }
 
 /// A generation's line: text, or JSON with `json`.
-fn say(g: &Generation, accuracy: Option<f64>, json: bool) {
+fn say(g: &Generation, accuracy: &[(&str, Accuracy)], json: bool) {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     if json {
         let line = serde_json::json!({
@@ -211,7 +353,7 @@ fn say(g: &Generation, accuracy: Option<f64>, json: bool) {
             "value_loss": g.losses.value,
             "vs_previous": g.vs_previous,
             "vs_mcts": g.vs_mcts,
-            "accuracy": accuracy,
+            "accuracy": accuracy_json(accuracy),
             "positions_per_second": g.positions_per_second,
             "samples_per_second": g.samples_per_second,
             "seconds": g.seconds,
@@ -236,19 +378,18 @@ fn say(g: &Generation, accuracy: Option<f64>, json: bool) {
             pct(m)
         );
     }
-    if let Some(acc) = accuracy {
-        line += &format!("; optimal moves {}", pct(acc));
+    if !accuracy.is_empty() {
+        line += &format!("; {}", accuracy_text(accuracy));
     }
     println!("{line}; {:.1} s", g.seconds);
 }
 
-/// Saves `network` with what made it: the game, the generation, the
-/// command, the commit, and the generation's figures.
+/// Saves `network` with what made it: the game, the command, the commit,
+/// and `figures` (the generation or epoch, its losses and accuracy).
 fn save(
     network: &Network,
     spec: &GameSpec,
-    g: &Generation,
-    accuracy: Option<f64>,
+    figures: Vec<(String, String)>,
     out: &Path,
 ) -> Result<(), CliError> {
     let mut about: HashMap<String, String> = network.about.clone();
@@ -256,14 +397,9 @@ fn save(
         .chain(std::env::args().skip(1))
         .collect();
     about.insert("ply.game".into(), spec.name.into());
-    about.insert("ply.generation".into(), g.number.to_string());
     about.insert("ply.command".into(), command.join(" "));
     about.insert("ply.commit".into(), commit());
-    about.insert("ply.policy_loss".into(), format!("{:.4}", g.losses.policy));
-    about.insert("ply.value_loss".into(), format!("{:.4}", g.losses.value));
-    if let Some(acc) = accuracy {
-        about.insert("ply.accuracy".into(), format!("{acc:.4}"));
-    }
+    about.extend(figures);
     let network = Network {
         about,
         ..network.clone()
@@ -275,6 +411,13 @@ fn save(
         .map_err(|e| {
             CliError::failure(format!("cannot save the network to {}: {e}", out.display()))
         })
+}
+
+/// Where the network goes: --out, or ply-GAME.safetensors.
+fn out_path(a: &LearnArgs, spec: &GameSpec) -> PathBuf {
+    a.out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("ply-{}.safetensors", spec.name)))
 }
 
 /// The commit the binary runs from, when it runs in its repository.
