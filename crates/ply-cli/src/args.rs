@@ -215,9 +215,17 @@ pub struct SearchArgs {
     #[arg(long)]
     pub iterations: Option<u64>,
     /// The MCTS exploration constant c in w/n + c*sqrt(ln N / n)
-    /// [default: 1.414 (the square root of 2)].
+    /// [default: 1.414 (the square root of 2); PUCT's 1.5].
     #[arg(long)]
     pub c: Option<f64>,
+    /// PUCT's simulations, each a position the network evaluates
+    /// [default: 800; 0: the network alone, its favourite move and value].
+    #[arg(long)]
+    pub simulations: Option<u64>,
+    /// PUCT's network: a file `ply learn GAME` saved [default: the game's
+    /// built-in network].
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<String>,
     /// Threads: for MCTS root parallelism (one tree each, visits summed);
     /// for the engine and the score search lazy SMP (one shared table)
     /// [default: 1].
@@ -488,6 +496,8 @@ impl SearchArgs {
             seed: self.seed,
             iterations: self.iterations,
             c: self.c,
+            simulations: self.simulations,
+            net: self.net.clone(),
             threads: self.threads,
             star1: self.star1,
             weak: self.weak,

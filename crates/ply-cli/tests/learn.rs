@@ -201,3 +201,145 @@ fn bad_input_is_named() {
     ]);
     assert!(err.contains("2x3x3 planes"), "{err}");
 }
+
+/// A report's JSON.
+fn report(args: &[&str]) -> serde_json::Value {
+    let o = ply().args(args).arg("--json").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("--json prints one JSON report")
+}
+
+/// `--algo puct` over the built-in tic-tac-toe network: the win in one
+/// found and every simulation through a root move; the priors are the
+/// network's own (evaluated here through ply-learn, the path PUCT does
+/// not take), over every legal move; with `--simulations 0` the answer is
+/// the prior's favourite and the network's value.
+#[test]
+fn puct_searches_with_the_built_in_network() {
+    // X to move wins at 2 (the top row); O threatens the middle row.
+    let position = "XX.OO....";
+    let r = report(&[
+        "solve",
+        "tictactoe",
+        "--position",
+        position,
+        "--algo",
+        "puct",
+    ]);
+    assert_eq!(r["best_move"], "2", "{r}");
+    let moves = r["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    let visits: u64 = moves.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
+    assert_eq!(visits, 800);
+    assert_eq!(r["stats"]["iterations"], 800);
+
+    use ply_core::search::puct::{Evaluator, Leaf};
+    use ply_core::{Game, Notation};
+    let g = ply_games::tictactoe::TicTacToe::classic();
+    let state = g.parse_position(position).unwrap();
+    let mut legal = Vec::new();
+    g.legal_moves(&state, &mut legal);
+    let net = ply_learn::Network::from_bytes(ply_learn::builtin("tictactoe").unwrap()).unwrap();
+    let leaf = Leaf {
+        state: &state,
+        moves: &legal,
+    };
+    let estimate = ply_learn::NetEvaluator::new(&net)
+        .evaluate(&g, &[leaf])
+        .remove(0);
+    let raw = report(&[
+        "analyze",
+        "tictactoe",
+        "--position",
+        position,
+        "--algo",
+        "puct",
+        "--simulations",
+        "0",
+    ]);
+    for m in raw["moves"].as_array().unwrap() {
+        let mv = g.parse_move(&state, m["move"].as_str().unwrap()).unwrap();
+        let i = legal.iter().position(|&l| l == mv).unwrap();
+        let prior = m["prior"].as_f64().unwrap();
+        assert!((prior - f64::from(estimate.priors[i])).abs() < 1e-5, "{m}");
+        assert_eq!(m["visits"], 0);
+    }
+    let best = (0..legal.len())
+        .max_by(|&a, &b| estimate.priors[a].total_cmp(&estimate.priors[b]))
+        .unwrap();
+    let raw = report(&[
+        "solve",
+        "tictactoe",
+        "--position",
+        position,
+        "--algo",
+        "puct",
+        "--simulations",
+        "0",
+    ]);
+    assert_eq!(raw["best_move"], g.format_move(&state, legal[best]));
+    let value = raw["value"].as_f64().unwrap();
+    assert!((value - f64::from(estimate.value)).abs() < 1e-5, "{raw}");
+}
+
+/// PUCT's errors, in the command line's words.
+#[test]
+fn puct_refuses_what_it_cannot_do() {
+    let err = fails(&["solve", "chess", "--algo", "puct"]);
+    assert!(err.contains("chess has no network"), "{err}");
+    let err = fails(&["solve", "tictactoe", "--algo", "puct", "--depth", "3"]);
+    assert!(err.contains("--depth does not apply to PUCT"), "{err}");
+    let err = fails(&["solve", "tictactoe", "--algo", "mcts", "--simulations", "5"]);
+    assert!(
+        err.contains("--simulations does not apply to MCTS"),
+        "{err}"
+    );
+    let err = fails(&["solve", "tictactoe", "--simulations", "5"]);
+    assert!(err.contains("--simulations belongs to PUCT"), "{err}");
+    // The built-in network reads a 3x3 board, not a 4x4 one.
+    let err = fails(&[
+        "solve",
+        "tictactoe",
+        "--param",
+        "m=4",
+        "--param",
+        "n=4",
+        "--algo",
+        "puct",
+    ]);
+    assert!(err.contains("2x3x3 planes"), "{err}");
+    let err = fails(&[
+        "solve",
+        "tictactoe",
+        "--algo",
+        "puct",
+        "--net",
+        "/no/such/file",
+    ]);
+    assert!(err.contains("--net: cannot read /no/such/file"), "{err}");
+    // A network of another game (a small board, which is not graded).
+    let c4 = temp("c4.safetensors");
+    let o = ply()
+        .args([
+            "learn", "connect4", "--param", "width=4", "--param", "height=4",
+        ])
+        .args(["--games", "1", "--generations", "1"])
+        .args(["--simulations", "2", "--steps", "1", "--match-games", "0"])
+        .args(["--channels", "2", "--blocks", "0", "--quiet", "--out"])
+        .arg(&c4)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = fails(&[
+        "solve",
+        "tictactoe",
+        "--algo",
+        "puct",
+        "--net",
+        c4.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("a network for connect4, not tictactoe"),
+        "{err}"
+    );
+}

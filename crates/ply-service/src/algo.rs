@@ -23,6 +23,8 @@ pub enum Algo {
     Expectiminimax,
     /// Monte Carlo tree search (UCT).
     Mcts,
+    /// MCTS guided by a learned network (AlphaZero's PUCT).
+    Puct,
     /// The exact score search: null-window probes over the score range.
     Score,
     /// The nimber (Sprague-Grundy value) of an impartial game.
@@ -47,12 +49,13 @@ pub struct Needs {
 
 impl Algo {
     /// Every search, in the order `ply list` shows them.
-    pub const ALL: [Algo; 12] = [
+    pub const ALL: [Algo; 13] = [
         Algo::Minimax,
         Algo::Alphabeta,
         Algo::Id,
         Algo::Expectiminimax,
         Algo::Mcts,
+        Algo::Puct,
         Algo::Score,
         Algo::Nimber,
         Algo::Cfr(Variant::Vanilla),
@@ -70,6 +73,7 @@ impl Algo {
             Algo::Id => "id",
             Algo::Expectiminimax => "expectiminimax",
             Algo::Mcts => "mcts",
+            Algo::Puct => "puct",
             Algo::Score => "score",
             Algo::Nimber => "nimber",
             Algo::Cfr(v) => v.name(),
@@ -93,6 +97,9 @@ impl Algo {
             }
             Algo::Mcts => {
                 "Monte Carlo tree search (UCT): --iterations, --time-ms, --seed, --c (default sqrt 2), --threads (root parallelism)"
+            }
+            Algo::Puct => {
+                "MCTS guided by a learned network (AlphaZero's PUCT): the policy's prior steers selection, the value replaces the playout; --simulations (default 800, 0: the network alone), --net FILE (default: the game's built-in network), --c (default 1.5)"
             }
             Algo::Score => {
                 "the exact solver: null-window alpha-beta probes bisecting the score range (table, ordering, the game's shortcuts); --weak for win/draw/loss; --batch FILE"
@@ -183,7 +190,7 @@ mod tests {
         let err = "minmax".parse::<Algo>().unwrap_err();
         assert_eq!(
             err.message(crate::error::Words::Fields),
-            "'minmax' is not a search: give one of minimax, alphabeta, id, expectiminimax, mcts, score, nimber, cfr, cfr+, lcfr, dcfr, mccfr"
+            "'minmax' is not a search: give one of minimax, alphabeta, id, expectiminimax, mcts, puct, score, nimber, cfr, cfr+, lcfr, dcfr, mccfr"
         );
     }
 }

@@ -11,6 +11,7 @@
 //! - [`algo`]: the one list of searches ([`Algo`]).
 //! - [`request`]: the [`Command`], the [`Request`] and the [`Limits`].
 //! - [`plan`]: what a request's search fields ask for ([`configure`]).
+//! - [`learned`]: PUCT over a learned network (the `learn` feature).
 //! - [`run`]: the one dispatch.
 //! - [`control`]: watching and stopping a search ([`Control`], [`Thinking`]).
 //! - [`error`]: errors as a type ([`ErrorKind`]), mapped by each front end.
@@ -36,6 +37,7 @@ pub mod algo;
 pub mod commands;
 pub mod control;
 pub mod error;
+pub mod learned;
 pub mod plan;
 pub mod report;
 pub mod request;

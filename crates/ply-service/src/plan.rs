@@ -6,10 +6,12 @@ use std::time::Duration;
 use ply_core::explore::reaches_chance;
 use ply_core::registry::GameSpec;
 use ply_core::search::cfr::{CfrOptions, MAX_CFR_NODES, Variant};
+use ply_core::search::puct::PuctOptions;
 use ply_core::search::{Algorithm, DEFAULT_TT_MB, MctsOptions, SearchOptions, TieBreak, describe};
 
 use crate::algo::Algo;
 use crate::error::{Error, field, field_is};
+use crate::learned::{Net, PUCT_C, PUCT_SIMULATIONS};
 use crate::request::Request;
 
 /// MCTS's iterations when a request names none.
@@ -38,6 +40,13 @@ pub enum Plan {
     },
     /// Monte Carlo tree search.
     Mcts(MctsOptions),
+    /// MCTS guided by a learned network (PUCT).
+    Puct {
+        /// Simulations, c, the batch; no noise.
+        options: PuctOptions,
+        /// The network.
+        net: Net,
+    },
     /// The nimber search (impartial games).
     Nimber,
     /// The exact score search by null windows.
@@ -80,6 +89,12 @@ impl Plan {
                     String::new()
                 }
             ),
+            Plan::Puct { options, net } => format!(
+                "puct ({} simulations, c={:.3}; network: {})",
+                crate::report::thousands(options.simulations),
+                options.c,
+                crate::learned::describe(net)
+            ),
             Plan::Mcts(o) => format!(
                 "mcts ({}, c={:.3}, seed {}, {} thread{})",
                 match (o.iterations, o.time_limit) {
@@ -108,7 +123,7 @@ pub fn check_table(mib: usize) -> Result<(), Error> {
 /// engine (iterative deepening with every feature) for deterministic games,
 /// expectiminimax for games with chance, for `default_time_ms` unless
 /// `--time-ms` or `--depth` says otherwise.
-pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
+pub fn configure<G: ply_core::Chance + ply_core::Impartial + ply_core::Learn>(
     request: &Request,
     game: &G,
     state: &G::State,
@@ -178,6 +193,9 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial>(
             field("weak"),
             field_is("algo", "score")
         )));
+    }
+    if algo == Algo::Puct {
+        return puct_plan(request, game, info);
     }
     refuse_mcts_fields(request, algo)?;
     match algo {
@@ -345,6 +363,60 @@ fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
     }))
 }
 
+/// PUCT: simulations, c, a seed and the network; nothing of the
+/// depth-first searches, nor MCTS's iterations and clock.
+fn puct_plan<G: ply_core::Learn>(
+    request: &Request,
+    game: &G,
+    info: &GameSpec,
+) -> Result<Plan, Error> {
+    if !G::LEARNABLE {
+        return Err(Error::input(format!(
+            "{} has no network: puct searches games a network can see (tictactoe, connect4); use {} for the others",
+            info.name,
+            field_is("algo", "mcts")
+        )));
+    }
+    let given = first_given(&[
+        ("depth", request.depth.is_some()),
+        ("time_ms", request.time_ms.is_some()),
+        ("iterations", request.iterations.is_some()),
+        ("tt_mb", request.tt_mb.is_some()),
+        ("order", request.order),
+        ("pvs", request.pvs),
+        ("fast_win", request.fast_win),
+        ("star1", request.star1),
+        ("threads", request.threads.is_some_and(|t| t > 1)),
+    ]);
+    if let Some(first) = given {
+        return Err(Error::input(format!(
+            "{first} does not apply to PUCT (it takes {}, {}, {} and {})",
+            field("simulations"),
+            field("net"),
+            field("c"),
+            field("seed")
+        )));
+    }
+    let c = request.c.unwrap_or(PUCT_C);
+    if !(c.is_finite() && c >= 0.0) {
+        return Err(Error::input(format!(
+            "{} must be a number of at least 0",
+            field("c")
+        )));
+    }
+    let net = crate::learned::network(game, info, request.net.as_deref())?;
+    Ok(Plan::Puct {
+        options: PuctOptions {
+            simulations: request.simulations.unwrap_or(PUCT_SIMULATIONS),
+            c,
+            batch: 8,
+            noise: None,
+            seed: request.seed.unwrap_or(1),
+        },
+        net,
+    })
+}
+
 /// A time limit given to a search that has no clock.
 fn time_applies() -> Error {
     Error::input(format!(
@@ -381,6 +453,8 @@ fn refuse_mcts_fields(request: &Request, algo: Algo) -> Result<(), Error> {
             ("pvs", request.pvs),
             ("fast_win", request.fast_win),
             ("star1", request.star1),
+            ("simulations", request.simulations.is_some()),
+            ("net", request.net.is_some()),
         ]);
         if let Some(first) = given {
             return Err(Error::input(format!(
@@ -392,6 +466,20 @@ fn refuse_mcts_fields(request: &Request, algo: Algo) -> Result<(), Error> {
                 field("threads")
             )));
         }
+    } else if let Some(which) = [
+        ("simulations", request.simulations.is_some()),
+        ("net", request.net.is_some()),
+    ]
+    .iter()
+    .find(|(_, set)| *set)
+    .map(|(name, _)| *name)
+    {
+        return Err(Error::input(format!(
+            "{} belongs to PUCT ({}): {} does not read it",
+            field(which),
+            field_is("algo", "puct"),
+            algo.name()
+        )));
     } else if request.iterations.is_some() || request.c.is_some() {
         let which = if request.iterations.is_some() {
             "iterations"

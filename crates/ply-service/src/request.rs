@@ -142,9 +142,16 @@ pub struct Request {
     /// 100,000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iterations: Option<u64>,
-    /// MCTS's exploration constant (default √2).
+    /// MCTS's exploration constant (default √2; PUCT's 1.5).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub c: Option<f64>,
+    /// PUCT's simulations (default 800; 0: the network alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulations: Option<u64>,
+    /// PUCT's network: a safetensors file `ply learn` saved (default: the
+    /// game's built-in network).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub net: Option<String>,
     /// Threads (default 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threads: Option<usize>,

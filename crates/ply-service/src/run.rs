@@ -37,6 +37,8 @@ fn fields(command: Command) -> Vec<&'static str> {
         "seed",
         "iterations",
         "c",
+        "simulations",
+        "net",
         "threads",
         "star1",
         "weak",

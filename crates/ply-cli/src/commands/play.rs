@@ -38,6 +38,35 @@ fn result_text<G: Game>(game: &G, state: &G::State) -> String {
     }
 }
 
+/// PUCT's move over its network, and a sentence on why.
+fn puct_move<G: Notation + Searchable>(
+    game: &G,
+    state: &G::State,
+    options: &ply_core::search::puct::PuctOptions,
+    net: &ply_service::learned::Net,
+) -> (Option<G::Move>, String) {
+    let s = ply_service::learned::search(
+        game,
+        state,
+        options,
+        net,
+        &mut ply_core::observe::NoObserver,
+    );
+    let (r, prior) = (&s.result, s.priors.first().copied().unwrap_or(0.0));
+    let said = match r.moves.first() {
+        Some(_) if r.iterations == 0 => format!(
+            "the network's favourite (prior {prior:.3}), value {:+.3} for the mover",
+            s.root_value
+        ),
+        Some(m) => format!(
+            "{} visits of {}, mean result {:.3} for the mover, prior {prior:.3}",
+            m.visits, r.iterations, m.mean
+        ),
+        None => "no move".into(),
+    };
+    (r.best_move, said)
+}
+
 /// The exact solver with its fallback: the engine, weak mode, the time for
 /// the solve, and the depth-limited search used when it does not finish.
 struct ScoreOpponent<G: Searchable> {
@@ -56,6 +85,11 @@ enum Opponent<G: Searchable> {
     Search(Box<SearchAgent<G::Move>>),
     Expectiminimax(SearchOptions, bool),
     Mcts(MctsAgent<G>),
+    /// PUCT over a learned network: a fresh search each move.
+    Puct(
+        ply_core::search::puct::PuctOptions,
+        ply_service::learned::Net,
+    ),
     Nimber,
     /// An equilibrium strategy of the whole game, solved once, and the
     /// dice that draw its moves from it.
@@ -73,6 +107,7 @@ impl<G: Notation + Searchable> Opponent<G> {
             Plan::Search(a, o) => Opponent::Search(Box::new(SearchAgent::new(a, o))),
             Plan::Expectiminimax { options, star1 } => Opponent::Expectiminimax(options, star1),
             Plan::Mcts(o) => Opponent::Mcts(MctsAgent::new(o)),
+            Plan::Puct { options, net } => Opponent::Puct(options, net),
             Plan::Nimber => Opponent::Nimber,
             Plan::Score { options, weak } => {
                 let fallback = SearchOptions {
@@ -197,6 +232,7 @@ impl<G: Notation + Searchable> Opponent<G> {
                 };
                 (r.best_move, said)
             }
+            Opponent::Puct(options, net) => puct_move(game, state, options, net),
             Opponent::Cfr(solved) => cfr_move(game, state, solved),
             Opponent::Nimber => match ply_core::search::nimber(game, state) {
                 Ok(r) if r.nimber == 0 => (r.best_move, "nimber 0: every move loses".into()),

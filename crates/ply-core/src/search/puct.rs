@@ -278,6 +278,12 @@ impl<G: Game + Chance> Puct<G> {
         self.nodes.len()
     }
 
+    /// The simulations the next [`Puct::run`] adds: a caller that runs a
+    /// search in rounds, to watch it or stop it between them.
+    pub fn set_simulations(&mut self, simulations: u64) {
+        self.options.simulations = simulations;
+    }
+
     /// Runs the options' simulations (more, on a tree kept from before)
     /// and answers.
     pub fn run<E: Evaluator<G>>(&mut self, game: &G, evaluator: &mut E) -> PuctResult<G::Move> {

@@ -31,12 +31,14 @@ __all__ = [
 ]
 
 #: The searches: minimax, alpha-beta, iterative deepening, expectiminimax
-#: (chance), Monte Carlo tree search, the exact score solver, the nimber
+#: (chance), Monte Carlo tree search, PUCT over a learned network (the
+#: command line's; this wheel is built without networks and refuses it
+#: with a message), the exact score solver, the nimber
 #: search (impartial games), and counterfactual regret minimisation for
 #: hidden information (poker: CFR, CFR+, linear and discounted CFR,
 #: external-sampling Monte Carlo CFR). ``None`` (the default) picks the
 #: game's engine (CFR+ for poker).
-Algo = Literal["minimax", "alphabeta", "id", "expectiminimax", "mcts", "score", "nimber",
+Algo = Literal["minimax", "alphabeta", "id", "expectiminimax", "mcts", "puct", "score", "nimber",
                "cfr", "cfr+", "lcfr", "dcfr", "mccfr"]
 
 #: A value in a report: an integer for most games, a float for chance
@@ -93,13 +95,18 @@ class MctsStats(TypedDict):
     time_ms: float
 
 
-class MctsMove(TypedDict):
-    """A root move after MCTS: ``mean`` the mover's win rate (0..1), ``value`` MAX's view (-1..1)."""
-
+class _MctsMoveBase(TypedDict):
     move: str
     visits: int
     mean: float
     value: float
+
+
+class MctsMove(_MctsMoveBase, total=False):
+    """A root move after MCTS: ``mean`` the mover's win rate (0..1), ``value`` MAX's view (-1..1);
+    after PUCT also ``prior``, the network's probability of the move."""
+
+    prior: float
 
 
 class MoveValue(TypedDict, total=False):

@@ -118,6 +118,10 @@ pub fn solve_report<G: Notation + Searchable, X: Control>(
             warn_if_full(&o, r.tree_nodes, &tell);
             SolveReport::mcts(header, game, state, &r)
         }
+        Plan::Puct { options, net } => {
+            let searched = crate::learned::search(game, state, &options, &net, stop);
+            SolveReport::puct(header, game, state, &searched)
+        }
         Plan::Nimber => SolveReport::nimber(header, game, state, &nimber(game, state)?),
         Plan::Cfr(o) => crate::commands::cfr::cfr_solve(name, game, state, &o, None, stop)?,
     })
@@ -185,6 +189,10 @@ pub fn analyze_report<G: Notation + Searchable, X: Control>(
             refuse_endless(&r)?;
             warn_if_full(&o, r.tree_nodes, &stop.tell());
             AnalyzeReport::mcts(header, game, state, &r)
+        }
+        Plan::Puct { options, net } => {
+            let searched = crate::learned::search(game, state, &options, &net, stop);
+            AnalyzeReport::puct(header, game, state, &searched)
         }
         Plan::Nimber => AnalyzeReport::nimber(header, game, state, &analyze_nimbers(game, state)?),
         Plan::Cfr(o) => crate::commands::cfr::cfr_analyze(name, game, state, &o, None, stop)?,

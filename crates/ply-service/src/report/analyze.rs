@@ -295,6 +295,22 @@ impl AnalyzeReport {
     }
 }
 
+impl AnalyzeReport {
+    /// The report of PUCT: MCTS's, each move with its prior.
+    pub fn puct<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        s: &crate::learned::Searched<G::Move>,
+    ) -> Self {
+        let mut report = AnalyzeReport::mcts(header, game, state, &s.result);
+        if let AnalyzeResult::Mcts { moves, .. } = &mut report.result {
+            super::set_priors(moves, &s.priors);
+        }
+        report
+    }
+}
+
 impl fmt::Display for AnalyzeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let h = &self.header;
@@ -348,9 +364,15 @@ impl fmt::Display for AnalyzeReport {
             }
             AnalyzeResult::Mcts { moves, stats } => {
                 writeln!(f, "{} to move; {}, most visited first:", h.mover(), h.algo)?;
-                writeln!(f, "  {:<8} {:>10} {:>8}", "move", "visits", "mean")?;
+                let priors = moves.iter().any(|m| m.prior.is_some());
+                write!(f, "  {:<8} {:>10} {:>8}", "move", "visits", "mean")?;
+                writeln!(f, "{}", if priors { "    prior" } else { "" })?;
                 for m in moves {
-                    writeln!(f, "  {:<8} {:>10} {:>8.3}", m.mv, m.visits, m.mean)?;
+                    write!(f, "  {:<8} {:>10} {:>8.3}", m.mv, m.visits, m.mean)?;
+                    match m.prior {
+                        Some(p) => writeln!(f, " {p:>8.3}")?,
+                        None => writeln!(f)?,
+                    }
                 }
                 writeln!(f, "{stats}")
             }

@@ -442,6 +442,17 @@ pub struct MctsMoveReport {
     /// values of games scored +1/0/-1: the best move's `value` is the
     /// report's.
     pub value: f64,
+    /// PUCT: the network's prior probability of the move (what steered
+    /// the search toward it before any visit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior: Option<f64>,
+}
+
+/// PUCT's priors, in the order of the moves, written into their reports.
+fn set_priors(moves: &mut [MctsMoveReport], priors: &[f32]) {
+    for (m, &p) in moves.iter_mut().zip(priors) {
+        m.prior = Some(round6(f64::from(p)));
+    }
 }
 
 /// A root move's MCTS mean (the mover's, in [0, 1]) as MAX's value in [-1, 1].
@@ -467,6 +478,7 @@ pub fn mcts_moves<G: Notation>(
             visits: m.visits,
             mean: round6(m.mean),
             value: round6(mcts_value(game, state, m.mean)),
+            prior: None,
         })
         .collect()
 }

@@ -250,6 +250,26 @@ impl SolveReport {
     }
 }
 
+impl SolveReport {
+    /// The report of PUCT: MCTS's, each move with its prior; without
+    /// simulations the value is the network's own.
+    pub fn puct<G: Notation + Chance>(
+        header: Header,
+        game: &G,
+        state: &G::State,
+        s: &crate::learned::Searched<G::Move>,
+    ) -> Self {
+        let mut report = SolveReport::mcts(header, game, state, &s.result);
+        if let SolveResult::Mcts(r) = &mut report.result {
+            super::set_priors(&mut r.moves, &s.priors);
+            if s.result.iterations == 0 && !r.moves.is_empty() {
+                r.value = Some(game.to_move(state).view(s.root_value));
+            }
+        }
+        report
+    }
+}
+
 impl fmt::Display for BestLine {
     /// The `best move:` and `pv:` lines of a solve.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -352,11 +372,24 @@ impl fmt::Display for SolveReport {
             SolveResult::Mcts(r) => {
                 writeln!(f, "{} to move; {}", h.mover(), h.algo)?;
                 match r.moves.first() {
-                    Some(m) => writeln!(
+                    Some(m) if r.stats.iterations == 0 => writeln!(
                         f,
-                        "best move: {} ({} visits, mean result {:.3} for the player to move)",
-                        m.mv, m.visits, m.mean
+                        "best move: {} (the network's favourite, prior {:.3}; its value {:+.3} from MAX's view)",
+                        m.mv,
+                        m.prior.unwrap_or(0.0),
+                        r.value.unwrap_or(0.0)
                     )?,
+                    Some(m) => {
+                        write!(
+                            f,
+                            "best move: {} ({} visits, mean result {:.3} for the player to move",
+                            m.mv, m.visits, m.mean
+                        )?;
+                        if let Some(p) = m.prior {
+                            write!(f, "; prior {p:.3}")?;
+                        }
+                        writeln!(f, ")")?;
+                    }
                     None => writeln!(f, "best move: none")?,
                 }
                 writeln!(f, "{}", r.stats)

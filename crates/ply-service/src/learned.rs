@@ -1,0 +1,222 @@
+//! PUCT over a learned network: the network a request names (or the
+//! game's built-in one), loaded once and kept, and the search run in
+//! rounds so that it can be watched and stopped like MCTS. Its answers
+//! are MCTS's reports (visits and means), each move with its prior.
+//!
+//! The networks live in ply-learn (and so burn), which only builds with
+//! the `learn` feature; without it `puct` is refused with a message that
+//! says so, and [`Net`] has no values.
+
+use ply_core::registry::GameSpec;
+use ply_core::search::MctsResult;
+use ply_core::search::puct::PuctOptions;
+use ply_core::{Chance, Learn, Notation};
+
+use crate::control::Control;
+use crate::error::Error;
+#[cfg(feature = "learn")]
+use crate::error::field;
+
+/// PUCT's simulations when a request names none.
+pub const PUCT_SIMULATIONS: u64 = 800;
+
+/// PUCT's exploration constant when a request names none (AlphaZero's
+/// c_puct, the one the networks were trained with).
+pub const PUCT_C: f64 = 1.5;
+
+/// Simulations between looks at the control (to stop, and to tell).
+#[cfg(feature = "learn")]
+const ROUND: u64 = 64;
+
+/// A loaded network, kept for the life of the process (a front end asks
+/// for the same few again and again; see [`network`]).
+#[cfg(feature = "learn")]
+pub type Net = &'static ply_learn::Network;
+
+/// Without the `learn` feature there is no network to name.
+#[cfg(not(feature = "learn"))]
+#[derive(Clone, Copy, Debug)]
+pub enum Net {}
+
+/// The network for `game`: the file `path` names, or the game's built-in
+/// one; an error in the request's terms when there is none, the file
+/// cannot be read, or it was trained for another game or board.
+#[cfg(feature = "learn")]
+pub fn network<G: Learn>(game: &G, spec: &GameSpec, path: Option<&str>) -> Result<Net, Error> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    /// Networks by file (path, length, modification time) or built-in
+    /// name: each is loaded once and leaked, so a plan can hold it.
+    static LOADED: Mutex<Option<HashMap<String, Net>>> = Mutex::new(None);
+    let key = match path {
+        Some(p) => {
+            let meta = std::fs::metadata(p)
+                .map_err(|e| Error::input(format!("{}: cannot read {p}: {e}", field("net"))))?;
+            format!("file {p} {} {:?}", meta.len(), meta.modified().ok())
+        }
+        None => format!("built-in {}", spec.name),
+    };
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = loaded.get_or_insert_with(HashMap::new);
+    let net = match cache.get(&key) {
+        Some(&net) => net,
+        None => {
+            let net: Net = Box::leak(Box::new(read(spec, path)?));
+            cache.insert(key, net);
+            net
+        }
+    };
+    ply_learn::check_fits(game, net).map_err(|e| {
+        Error::input(format!(
+            "{}: {e}",
+            path.map_or_else(|| field("net"), str::to_string)
+        ))
+    })?;
+    Ok(net)
+}
+
+#[cfg(feature = "learn")]
+fn read(spec: &GameSpec, path: Option<&str>) -> Result<ply_learn::Network, Error> {
+    let (bytes, name) = match path {
+        Some(p) => (
+            std::fs::read(p)
+                .map_err(|e| Error::input(format!("{}: cannot read {p}: {e}", field("net"))))?,
+            p.to_string(),
+        ),
+        None => match ply_learn::builtin(spec.name) {
+            Some(b) => (b.to_vec(), format!("the built-in {} network", spec.name)),
+            None => {
+                return Err(Error::input(format!(
+                    "{} has no built-in network: give {} (a file `ply learn {}` saves)",
+                    spec.name,
+                    field("net"),
+                    spec.name
+                )));
+            }
+        },
+    };
+    let network = ply_learn::Network::from_bytes(&bytes)
+        .map_err(|e| Error::input(format!("{}: {name}: {e}", field("net"))))?;
+    match network.about.get("ply.game") {
+        Some(g) if g != spec.name => Err(Error::input(format!(
+            "{}: {name} is a network for {g}, not {}",
+            field("net"),
+            spec.name
+        ))),
+        _ => Ok(network),
+    }
+}
+
+#[cfg(not(feature = "learn"))]
+pub fn network<G: Learn>(_: &G, _: &GameSpec, _: Option<&str>) -> Result<Net, Error> {
+    Err(Error::input(
+        "puct needs learned networks, which this build of ply leaves out (the command line has them: ply solve GAME --algo puct)",
+    ))
+}
+
+/// What the network is, for the plan's name: its game and how it was
+/// made ("tictactoe, self-play generation 50").
+pub fn describe(net: &Net) -> String {
+    #[cfg(feature = "learn")]
+    {
+        let about = &net.about;
+        let game = about.get("ply.game").map_or("?", String::as_str);
+        match (about.get("ply.generation"), about.get("ply.epoch")) {
+            (Some(g), _) => format!("{game}, self-play generation {g}"),
+            (None, Some(e)) => format!("{game}, supervised epoch {e}"),
+            (None, None) => game.to_string(),
+        }
+    }
+    #[cfg(not(feature = "learn"))]
+    match *net {}
+}
+
+/// What a PUCT search found, as MCTS reports it, with each root move's
+/// prior (in the order of the moves) and the network's own value of the
+/// root (MAX's view) for an answer without simulations.
+pub struct Searched<M> {
+    /// Visits as MCTS's: a move's mean is its value for the mover mapped
+    /// to [0, 1].
+    pub result: MctsResult<M>,
+    /// Each move's prior.
+    pub priors: Vec<f32>,
+    /// The root's value by the network, for the player to move.
+    pub root_value: f64,
+}
+
+/// Runs PUCT over `net` from `state` in rounds of [`ROUND`] simulations,
+/// telling `control` after each (as MCTS does) and stopping when it says.
+pub fn search<G: Learn + Chance + Notation, X: Control>(
+    game: &G,
+    state: &G::State,
+    options: &PuctOptions,
+    net: &Net,
+    control: &mut X,
+) -> Searched<G::Move> {
+    #[cfg(feature = "learn")]
+    {
+        use crate::control::Thinking;
+        use crate::report::mcts_moves;
+        use ply_core::search::puct::Puct;
+        use std::time::Instant;
+        let start = Instant::now();
+        let tell = control.tell();
+        let mut evaluator = ply_learn::NetEvaluator::new(net);
+        // No simulation first: the root expanded, the network's answer.
+        let round = PuctOptions {
+            simulations: 0,
+            ..*options
+        };
+        let mut tree = Puct::new(game, state, round);
+        let mut r = tree.run(game, &mut evaluator);
+        let root_value = r.value;
+        let mut done = 0;
+        while done < options.simulations && !control.should_stop() {
+            let n = ROUND.min(options.simulations - done);
+            tree.set_simulations(n);
+            r = tree.run(game, &mut evaluator);
+            done += r.simulations;
+            if let Some(tell) = &tell {
+                let moves = as_mcts(&r.moves);
+                tell(Thinking::Mcts {
+                    iterations: done,
+                    time_ms: start.elapsed().as_secs_f64() * 1e3,
+                    moves: mcts_moves(game, state, &moves),
+                });
+            }
+        }
+        Searched {
+            priors: r.moves.iter().map(|m| m.prior).collect(),
+            result: MctsResult {
+                best_move: r.best_move,
+                moves: as_mcts(&r.moves),
+                iterations: done,
+                tree_nodes: tree.size() as u64,
+                elapsed: start.elapsed(),
+                endless: false,
+            },
+            root_value,
+        }
+    }
+    #[cfg(not(feature = "learn"))]
+    {
+        let _ = (game, state, options, control);
+        match *net {}
+    }
+}
+
+#[cfg(feature = "learn")]
+/// PUCT's root moves as MCTS's: the mean value for the mover, -1 to 1,
+/// mapped to MCTS's [0, 1].
+fn as_mcts<M: Copy>(
+    moves: &[ply_core::search::puct::PuctMove<M>],
+) -> Vec<ply_core::search::MctsMove<M>> {
+    moves
+        .iter()
+        .map(|m| ply_core::search::MctsMove {
+            mv: m.mv,
+            visits: u64::from(m.visits),
+            mean: (m.q + 1.0) / 2.0,
+        })
+        .collect()
+}
