@@ -109,3 +109,27 @@ test("MCTS on the play page searches for the time chosen, its visits as bars", a
     await t.done();
   }
 });
+
+test("the learned engine (PUCT over the built-in network) is offered and plays", async () => {
+  // Tic-tac-toe has a built-in network: the engine menu offers it, and X
+  // played by PUCT answers with its simulations streamed as bars.
+  const t = await open("/play/tictactoe?max=engine&min=human&engine=puct");
+  try {
+    assert.equal(await t.page.getByTestId("engine").inputValue(), "puct");
+    await movesAtLeast(t.page, 1, 30000);
+    assert.match(await t.page.getByTestId("said").textContent(), /^the engine plays \d/);
+    const thoughts = await t.page.getByTestId("thinking").textContent();
+    assert.match(thoughts, /^[\d,]+ simulations so far, each ending where the learned network judges/);
+    assert.match(thoughts, /tries  mean \d\.\d{3}  prior \d\.\d{3}/, "each move's prior beside its visits");
+    assert.deepEqual(t.errors, []);
+  } finally {
+    await t.done();
+  }
+  // Chess has none: the option is not there.
+  const c = await open("/play/chess");
+  try {
+    assert.equal(await c.page.locator("#puct-option").count(), 0);
+  } finally {
+    await c.done();
+  }
+});

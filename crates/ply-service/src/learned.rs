@@ -114,6 +114,18 @@ pub fn network<G: Learn>(_: &G, _: &GameSpec, _: Option<&str>) -> Result<Net, Er
     ))
 }
 
+/// Whether this build has a network for the game `name` (`--algo puct`
+/// without `--net`).
+pub fn has_network(name: &str) -> bool {
+    #[cfg(feature = "learn")]
+    return ply_learn::builtin(name).is_some();
+    #[cfg(not(feature = "learn"))]
+    {
+        let _ = name;
+        false
+    }
+}
+
 /// What the network is, for the plan's name: its game and how it was
 /// made ("tictactoe, self-play generation 50").
 pub fn describe(net: &Net) -> String {
@@ -177,11 +189,13 @@ pub fn search<G: Learn + Chance + Notation, X: Control>(
             r = tree.run(game, &mut evaluator);
             done += r.simulations;
             if let Some(tell) = &tell {
-                let moves = as_mcts(&r.moves);
+                let mut moves = mcts_moves(game, state, &as_mcts(&r.moves));
+                let priors: Vec<f32> = r.moves.iter().map(|m| m.prior).collect();
+                crate::report::set_priors(&mut moves, &priors);
                 tell(Thinking::Mcts {
                     iterations: done,
                     time_ms: start.elapsed().as_secs_f64() * 1e3,
-                    moves: mcts_moves(game, state, &moves),
+                    moves,
                 });
             }
         }

@@ -35,6 +35,10 @@ pub struct GameEntry {
     /// play it, the others refuse it.
     #[serde(default)]
     pub hidden: bool,
+    /// Whether this build has a learned network for it: `--algo puct`
+    /// plays it without `--net`.
+    #[serde(default)]
+    pub network: bool,
 }
 
 /// A game's capabilities, read off its type.
@@ -89,6 +93,7 @@ impl From<&GameSpec> for GameEntry {
             impartial,
             exact_solver: g.exact_solver,
             hidden,
+            network: crate::learned::has_network(g.name),
         }
     }
 }
@@ -117,6 +122,9 @@ impl fmt::Display for ListReport {
                 &g.default_position
             };
             writeln!(f, "    start:      {start}")?;
+            if g.network {
+                writeln!(f, "    network:    built in (--algo puct)")?;
+            }
         }
         writeln!(f, "\nALGORITHMS (--algo)")?;
         for a in &self.algorithms {

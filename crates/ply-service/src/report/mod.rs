@@ -449,7 +449,7 @@ pub struct MctsMoveReport {
 }
 
 /// PUCT's priors, in the order of the moves, written into their reports.
-fn set_priors(moves: &mut [MctsMoveReport], priors: &[f32]) {
+pub(crate) fn set_priors(moves: &mut [MctsMoveReport], priors: &[f32]) {
     for (m, &p) in moves.iter_mut().zip(priors) {
         m.prior = Some(round6(f64::from(p)));
     }
