@@ -26,6 +26,11 @@ pub use net::{Network, Shape};
 pub fn builtin(game: &str) -> Option<&'static [u8]> {
     match game {
         "tictactoe" => Some(include_bytes!("../../../nets/tictactoe.safetensors")),
+        // Learned from the exact solver (`ply learn connect4 --supervised`)
+        // until a self-play network of the same size is trained.
+        "connect4" => Some(include_bytes!(
+            "../../../nets/connect4-supervised.safetensors"
+        )),
         _ => None,
     }
 }
