@@ -138,7 +138,8 @@ pub fn grade<G: EngineGame>(game: &G, states: &[G::State]) -> Vec<Graded<G::Stat
 
 /// [`grade`] on `threads` threads, each with its own solver of `tt_mb`
 /// megabytes; positions that would take more than `node_limit` nodes are
-/// left out. `done(k)` is told as each position ends, in order.
+/// left out. `done(k)` is told the positions finished so far, a chunk
+/// of them at a time.
 pub fn grade_parallel<G: EngineGame>(
     game: &G,
     states: &[G::State],
