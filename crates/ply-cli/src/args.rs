@@ -68,11 +68,12 @@ pub struct LearnArgs {
     /// ply-GAME.safetensors).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Go on from the network saved at --out, from the generation after its
-    /// own (the replay window and Adam's moments start empty).
+    /// Go on from the network saved at --out, from the generation (or
+    /// epoch) after its own to --generations (--epochs), with the replay
+    /// window saved beside it (OUT.window); Adam's moments start afresh.
     #[arg(long)]
     pub resume: bool,
-    /// Generations to run.
+    /// Generations in the whole run (a resumed run goes on to this one).
     #[arg(long)]
     pub generations: Option<usize>,
     /// Self-play games per generation.
@@ -122,7 +123,7 @@ pub struct LearnArgs {
     /// its reachable ones).
     #[arg(long, requires = "supervised")]
     pub positions: Option<usize>,
-    /// With --supervised: passes over the labelled positions.
+    /// With --supervised: passes over the labelled positions in all.
     #[arg(long, requires = "supervised")]
     pub epochs: Option<usize>,
     /// With --supervised: a position whose labelling takes more solver

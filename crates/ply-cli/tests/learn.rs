@@ -73,8 +73,31 @@ fn a_short_run_saves_and_resumes() {
     assert_eq!(net.about["ply.game"], "tictactoe");
     assert_eq!(net.about["ply.generation"], "2");
     assert!(net.about["ply.command"].starts_with("ply learn tictactoe"));
-    let more = learn(&["--generations", "1", "--resume"], &out);
+    // --generations is the run's total; the resumed generation trains on
+    // the replay window saved beside the network (all three generations'
+    // positions, as an unbroken run would), and a run that has them all
+    // says so.
+    let more = learn(&["--generations", "3", "--resume"], &out);
+    assert_eq!(more.len(), 1);
     assert_eq!(more[0]["generation"], 3);
+    let positions = |g: &serde_json::Value| g["positions"].as_u64().unwrap();
+    assert_eq!(
+        more[0]["window"].as_u64().unwrap(),
+        positions(&lines[0]) + positions(&lines[1]) + positions(&more[0])
+    );
+    let err = fails(&[
+        "learn",
+        "tictactoe",
+        "--generations",
+        "3",
+        "--resume",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("all 3 generations") && err.contains("--generations"),
+        "{err}"
+    );
     let again = learn(&["--generations", "1"], &temp("again.safetensors"));
     let played = |g: &serde_json::Value| {
         let mut g = g.clone();
@@ -132,7 +155,9 @@ fn supervised_labels_saves_and_resumes() {
     let net = ply_learn::Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(net.about["ply.supervised"], "true");
     assert_eq!(net.about["ply.epoch"], "2");
-    let more = run(&["--epochs", "1", "--resume"]);
+    // --epochs is the fit's total: resumed, it goes on at epoch 3.
+    let more = run(&["--epochs", "3", "--resume"]);
+    assert_eq!(more.len(), 2, "{more:?}");
     assert_eq!(more[0]["labelled"], 4_520);
     assert!(more[0]["read"].is_string(), "{:?}", more[0]);
     assert_eq!(more[1]["epoch"], 3);

@@ -26,7 +26,8 @@ use crate::train::{Losses, Trainer};
 /// What `ply learn` is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LearnOptions {
-    /// Generations to run (from where a resumed run stopped).
+    /// The run's generations in all: a resumed run goes on from where it
+    /// stopped to this one, and the step size's schedule spans them all.
     pub generations: usize,
     /// Self-play games per generation.
     pub games: usize,
@@ -170,7 +171,7 @@ pub struct Generation {
 }
 
 /// What the loop tells its caller as it goes.
-pub enum Progress<'a> {
+pub enum Progress<'a, S> {
     /// A self-play game ended.
     Game {
         /// The generation playing.
@@ -198,26 +199,53 @@ pub enum Progress<'a> {
         /// The generation measured.
         generation: usize,
     },
-    /// A generation ended: its figures and its network (to save).
-    Generation(&'a Generation, &'a Network),
+    /// A generation ended: its figures, its network and its games'
+    /// samples (to save, so that a resumed run has its replay window).
+    Generation(&'a Generation, &'a Network, &'a [Sample<S>]),
 }
 
-/// Runs `options.generations` generations from `network` (generation
-/// `first` is the first run: 1, or one past a checkpoint's), telling
-/// `progress` as it goes; returns the last network. `stop` ends the run
-/// after the generation in progress.
+/// Where a run starts: generation 1 with no games, or one past a
+/// checkpoint's with the games of the generations before it that the
+/// replay window keeps (oldest first), so that a run stopped and resumed
+/// trains on what an unbroken one would. (Adam's moments start afresh.)
+pub struct Start<S> {
+    /// The first generation to run.
+    pub first: usize,
+    /// The samples of each earlier generation kept, oldest first.
+    pub window: Vec<Vec<Sample<S>>>,
+}
+
+impl<S> Start<S> {
+    /// A new run: generation 1, nothing played.
+    pub fn new() -> Start<S> {
+        Start {
+            first: 1,
+            window: Vec::new(),
+        }
+    }
+}
+
+impl<S> Default for Start<S> {
+    fn default() -> Self {
+        Start::new()
+    }
+}
+
+/// Runs generations `start.first` to `options.generations` from
+/// `network`, telling `progress` as it goes; returns the last network.
+/// `stop` ends the run after the generation in progress.
 pub fn learn<G: Learn + Chance + Playouts>(
     game: &G,
     mut network: Network,
     options: &LearnOptions,
-    first: usize,
+    start: Start<G::State>,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(Progress<'_>),
+    progress: &mut dyn FnMut(Progress<'_, G::State>),
 ) -> Network {
-    let mut window: VecDeque<Vec<Sample<G::State>>> = VecDeque::new();
+    let mut window: VecDeque<Vec<Sample<G::State>>> = start.window.into();
     let mut trainer = Trainer::new(&network, options.learning_rate);
-    for number in first..first + options.generations {
-        let start = Instant::now();
+    for number in start.first..=options.generations {
+        let began = Instant::now();
         let seed = options.seed ^ (number as u64).wrapping_mul(0xA076_1D64_78BD_642F);
         let mut positions = 0;
         let games = parallel(
@@ -241,13 +269,13 @@ pub fn learn<G: Learn + Chance + Playouts>(
                 });
             },
         );
-        let played = start.elapsed().as_secs_f64();
+        let played = began.elapsed().as_secs_f64();
         window.push_back(games.into_iter().flatten().collect());
         while window.len() > options.window.max(1) {
             window.pop_front();
         }
         let pool: Vec<&Sample<G::State>> = window.iter().flatten().collect();
-        trainer.learning_rate = learning_rate(options, number - first);
+        trainer.learning_rate = learning_rate(options, number - 1);
         let trained = Instant::now();
         let losses = train_on(game, &mut trainer, &pool, options, number, seed, progress);
         let train_seconds = trained.elapsed().as_secs_f64();
@@ -273,9 +301,10 @@ pub fn learn<G: Learn + Chance + Playouts>(
             positions_per_second: positions as f64 / played.max(1e-9),
             samples_per_second: (options.steps * options.minibatch) as f64
                 / train_seconds.max(1e-9),
-            seconds: start.elapsed().as_secs_f64(),
+            seconds: began.elapsed().as_secs_f64(),
         };
-        progress(Progress::Generation(&generation, &network));
+        let games = window.back().map_or(&[][..], Vec::as_slice);
+        progress(Progress::Generation(&generation, &network, games));
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -283,7 +312,7 @@ pub fn learn<G: Learn + Chance + Playouts>(
     network
 }
 
-/// The step size for the run's generation `k` (from 0): a half cosine
+/// The step size for generation `k + 1` of the run: a half cosine
 /// from the options' rate down to a tenth of it, so that the last
 /// generations settle what the first ones found.
 fn learning_rate(options: &LearnOptions, k: usize) -> f64 {
@@ -299,7 +328,7 @@ fn train_on<G: Learn>(
     options: &LearnOptions,
     number: usize,
     seed: u64,
-    progress: &mut dyn FnMut(Progress<'_>),
+    progress: &mut dyn FnMut(Progress<'_, G::State>),
 ) -> Losses {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x7a11);
     let mut sum = Losses::default();

@@ -74,7 +74,10 @@ pub fn sample<G: Learn>(game: &G, graded: &Graded<G::State, G::Move>) -> Sample<
 /// How the network is fitted.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FitOptions {
-    /// Passes over the samples.
+    /// The first pass to make: 1, or one past a checkpoint's.
+    pub first: usize,
+    /// Passes over the samples in all (a resumed fit goes on to this
+    /// one, and the step size's schedule spans them all).
     pub epochs: usize,
     /// Samples per step.
     pub minibatch: usize,
@@ -125,14 +128,18 @@ pub fn fit<G: Learn>(
     progress: &mut dyn FnMut(FitProgress<'_>),
 ) -> Network {
     let mut trainer = Trainer::new(network, options.learning_rate);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed ^ 0x5e9e);
     let mut order: Vec<usize> = (0..samples.len()).collect();
     let minibatch = options.minibatch.max(1);
     let steps = samples.len().div_ceil(minibatch).max(1);
     let total = (steps * options.epochs).max(1);
     let mut network = network.clone();
-    for number in 1..=options.epochs {
+    for number in options.first.max(1)..=options.epochs {
         let start = Instant::now();
+        // Each epoch's own seed, so that a resumed fit draws what an
+        // unbroken one would.
+        let seed = options.seed ^ 0x5e9e ^ (number as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        order.sort_unstable();
         order.shuffle(&mut rng);
         let mut sum = Losses::default();
         for (k, chunk) in order.chunks(minibatch).enumerate() {

@@ -10,7 +10,7 @@ use ply_core::search::puct::{Puct, PuctOptions};
 use ply_core::{Game, Learn, Notation};
 use ply_games::tictactoe::TicTacToe;
 use ply_learn::grade::{self, Graded};
-use ply_learn::learn::{LearnOptions, learn, parallel, recipe};
+use ply_learn::learn::{LearnOptions, Start, learn, parallel, recipe};
 use ply_learn::supervised::{FitOptions, FitProgress, fit, random_positions, sample};
 use ply_learn::{NetEvaluator, Network, Shape, builtin, check_fits};
 
@@ -128,8 +128,8 @@ fn a_short_run_learns_from_scratch() {
     };
     let stop = AtomicBool::new(false);
     let mut first = Vec::new();
-    let learned = learn(&g, untrained, &options, 1, &stop, &mut |p| {
-        if let ply_learn::learn::Progress::Generation(r, _) = p {
+    let learned = learn(&g, untrained, &options, Start::new(), &stop, &mut |p| {
+        if let ply_learn::learn::Progress::Generation(r, _, _) = p {
             first.push((r.positions, r.losses));
         }
     });
@@ -142,10 +142,10 @@ fn a_short_run_learns_from_scratch() {
             generations: 1,
             ..options
         },
-        1,
+        Start::new(),
         &stop,
         &mut |p| {
-            if let ply_learn::learn::Progress::Generation(r, _) = p {
+            if let ply_learn::learn::Progress::Generation(r, _, _) = p {
                 assert_eq!((r.positions, r.losses), first[0]);
             }
         },
@@ -263,6 +263,7 @@ fn supervised_learning_from_the_solver() {
     let untrained = Network::random(shape, 3);
     let before = grade::accuracy(&g, &untrained, &graded);
     let options = FitOptions {
+        first: 1,
         epochs: 30,
         minibatch: defaults.options.minibatch,
         learning_rate: defaults.options.learning_rate,

@@ -9,6 +9,7 @@
 //! sets (end, middle and beginning positions).
 
 mod supervised;
+mod window;
 
 use std::collections::HashMap;
 use std::io::IsTerminal as _;
@@ -19,7 +20,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply_core::Game;
 use ply_core::registry::{GameSpec, GameVisitor, Params, Registered};
 use ply_learn::grade::{self, Accuracy, Graded};
-use ply_learn::learn::{Generation, LearnOptions, Progress, Recipe, learn, recipe};
+use ply_learn::learn::{Generation, LearnOptions, Progress, Recipe, Start, learn, recipe};
 use ply_learn::selfplay::SelfPlay;
 use ply_learn::{Network, Shape, check_fits};
 
@@ -215,12 +216,26 @@ impl GameVisitor for Learn<'_> {
         let options = options(a, &recipe)?;
         let out = out_path(a, spec);
         let (network, first) = start(&game, spec, a, &recipe, &out)?;
+        if first > options.generations {
+            return Err(CliError::input(format!(
+                "--resume: {} has all {} generations already; ask for more with --generations",
+                out.display(),
+                first - 1
+            )));
+        }
+        let window_path = window::path(&out);
+        let window = if first > 1 {
+            window::read(&game, &window_path, first - 1, options.window)?
+        } else {
+            Vec::new()
+        };
         let bar = bar(a.quiet || !std::io::stderr().is_terminal());
         bar.set_message("grading the test positions by the exact solver");
         let sets = grading_sets(&game, spec, a, options.threads);
         let stop = AtomicBool::new(false);
         let mut failure = None;
-        learn(&game, network, &options, first, &stop, &mut |p| match p {
+        let start = Start { first, window };
+        learn(&game, network, &options, start, &stop, &mut |p| match p {
             Progress::Game {
                 generation,
                 done,
@@ -249,7 +264,7 @@ impl GameVisitor for Learn<'_> {
             Progress::Matches { generation } => {
                 bar.set_message(format!("generation {generation}: match games"));
             }
-            Progress::Generation(g, network) => {
+            Progress::Generation(g, network, games) => {
                 let accuracy = accuracies(&game, network, &sets);
                 bar.suspend(|| say(g, &accuracy, a.json));
                 let mut figures = vec![
@@ -258,7 +273,11 @@ impl GameVisitor for Learn<'_> {
                     ("ply.value_loss".into(), format!("{:.4}", g.losses.value)),
                 ];
                 figures.extend(accuracy_about(&accuracy));
-                let saved = save(network, spec, figures, &out);
+                // The games first: a window ahead of its network is cut
+                // back on resume, one behind it would lose a generation.
+                let fresh = g.number == 1;
+                let saved = window::append(&game, g.number, games, &window_path, fresh)
+                    .and_then(|()| save(network, spec, figures, &out));
                 if let Err(e) = saved {
                     failure = Some(e);
                     stop.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -61,7 +61,19 @@ pub(super) fn run<G: Registered>(
     };
     let positions = positive("positions", a.positions, r.positions)?;
     let threads = positive("threads", a.threads, recipe.options.threads)?;
+    let out = out_path(a, spec);
+    let (network, _) = start(game, spec, a, recipe, &out)?;
+    let done = if a.resume {
+        network
+            .about
+            .get("ply.epoch")
+            .and_then(|e| e.parse::<usize>().ok())
+            .unwrap_or(0)
+    } else {
+        0
+    };
     let options = FitOptions {
+        first: done + 1,
         epochs: positive("epochs", a.epochs, r.epochs)?,
         minibatch: positive("minibatch", a.minibatch, recipe.options.minibatch)?,
         learning_rate: a.learning_rate.unwrap_or(recipe.options.learning_rate),
@@ -72,17 +84,12 @@ pub(super) fn run<G: Registered>(
             "--learning-rate must be above 0 and below 1 (e.g. 0.002)",
         ));
     }
-    let out = out_path(a, spec);
-    let (network, _) = start(game, spec, a, recipe, &out)?;
-    let first = if a.resume {
-        network
-            .about
-            .get("ply.epoch")
-            .and_then(|e| e.parse::<usize>().ok())
-            .unwrap_or(0)
-    } else {
-        0
-    };
+    if done >= options.epochs {
+        return Err(CliError::input(format!(
+            "--resume: {} has all {done} epochs already; ask for more with --epochs",
+            out.display()
+        )));
+    }
     let bar = bar(a.quiet || !std::io::stderr().is_terminal());
     bar.set_message("grading the test positions by the exact solver");
     let sets = grading_sets(game, spec, a, threads);
@@ -102,16 +109,14 @@ pub(super) fn run<G: Registered>(
             of,
             format!(
                 "epoch {}: loss {:.3} + {:.3}",
-                first + epoch,
-                losses.policy,
-                losses.value
+                epoch, losses.policy, losses.value
             ),
         ),
         FitProgress::Epoch(e, network) => {
             if failure.is_some() {
                 return;
             }
-            let number = first + e.number;
+            let number = e.number;
             let accuracy = accuracies(game, network, &sets);
             bar.suspend(|| say(number, e, samples.len(), &accuracy, a.json));
             let mut figures = vec![
