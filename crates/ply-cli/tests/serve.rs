@@ -143,6 +143,22 @@ fn the_api_answers_the_clis_json() {
     let body = r#"{"game": "coins", "position": "12", "params": {"take": "1,3,4"}}"#;
     let (status, v) = server.post("/api/compare", body);
     assert_eq!((status, &v["agree"]), (200, &Value::Bool(true)));
+
+    // The learned engine searches with the built-in network; a request
+    // naming a file on the server is refused before anything is read.
+    let body = r#"{"game": "tictactoe", "algo": "puct", "simulations": 50}"#;
+    let (status, v) = server.post("/api/solve", body);
+    assert_eq!((status, v["method"].as_str()), (200, Some("mcts")), "{v}");
+    let body = r#"{"game": "tictactoe", "algo": "puct", "net": "/etc/passwd"}"#;
+    let (status, v) = server.post("/api/solve", body);
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("'net' names a file"),
+        "{v}"
+    );
 }
 
 /// The tree lab is served from the binary, with the hooks browser tests use.

@@ -234,6 +234,10 @@ pub struct Limits {
     pub max_tree_nodes: Option<u64>,
     /// The most threads one search may use: more is cut to it.
     pub max_threads: Option<usize>,
+    /// Whether a request may name a file to read (`net`, a network): a
+    /// local caller's own files, yes; a server's, no, or any client could
+    /// make it read whatever its user can and say whether it parsed.
+    pub files: bool,
 }
 
 impl Limits {
@@ -243,16 +247,18 @@ impl Limits {
         max_tt_mb: None,
         max_tree_nodes: None,
         max_threads: None,
+        files: true,
     };
 
     /// A server's caps: `max_time` a search, 256 MiB a table, 10,000
-    /// nodes a tree, a thread a search.
+    /// nodes a tree, a thread a search, no files (the built-in networks).
     pub fn server(max_time: Duration) -> Self {
         Limits {
             max_time: Some(max_time),
             max_tt_mb: Some(256),
             max_tree_nodes: Some(10_000),
             max_threads: Some(1),
+            files: false,
         }
     }
 

@@ -114,6 +114,12 @@ impl Target {
     /// What [`run`] and [`check`] read before they visit the game.
     fn new(command: Command, request: &Request, limits: &Limits) -> Result<Self, Error> {
         check_fields(command, request)?;
+        if !limits.files && request.net.is_some() {
+            return Err(Error::input(format!(
+                "{} names a file, and a server reads none: leave it out to search with the game's built-in network",
+                field("net")
+            )));
+        }
         let request = limits.apply(request);
         let (name, position, explicit_tree) = match (&request.tree, &request.game) {
             (Some(tree), None) if command == Command::Trace => {
@@ -396,5 +402,24 @@ mod tests {
             ..Request::game("tictactoe")
         };
         assert!(check(Command::Perft, &perft, &Limits::NONE).is_ok());
+    }
+
+    /// A server reads no file a request names: `net` is refused under
+    /// its limits before anything is read; a local caller's request
+    /// passes the same check (its file is read when the search runs).
+    #[test]
+    fn a_server_reads_no_network_file() {
+        let puct = Request {
+            algo: Some(Algo::Puct),
+            net: Some("/etc/passwd".into()),
+            ..Request::game("tictactoe")
+        };
+        let served = Limits::server(std::time::Duration::from_secs(5));
+        let e = check(Command::Solve, &puct, &served).unwrap_err();
+        assert_eq!(
+            e.message(Words::Fields),
+            "'net' names a file, and a server reads none: leave it out to search with the game's built-in network"
+        );
+        assert!(check(Command::Solve, &puct, &Limits::NONE).is_ok());
     }
 }
