@@ -10,29 +10,9 @@
 
 use std::time::Instant;
 
-use ply_core::Notation;
 use ply_games::connect4::Connect4;
 use ply_learn::Network;
 use ply_learn::grade::{self, accuracy, puct_accuracy};
-
-const SETS: [(&str, &str); 4] = [
-    (
-        "end (L3_R1)",
-        include_str!("../../../testdata/connect4/Test_L3_R1"),
-    ),
-    (
-        "middle (L2_R1)",
-        include_str!("../../../testdata/connect4/Test_L2_R1"),
-    ),
-    (
-        "middle, harder (L2_R2)",
-        include_str!("../../../testdata/connect4/Test_L2_R2"),
-    ),
-    (
-        "beginning (L1_R1)",
-        include_str!("../../../testdata/connect4/Test_L1_R1"),
-    ),
-];
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
@@ -58,14 +38,11 @@ fn main() {
     }
     println!("| set | positions | raw network | PUCT 100 | PUCT 800 | value sign |");
     println!("|---|---:|---:|---:|---:|---:|");
-    for (name, text) in SETS {
-        let states: Vec<_> = text
-            .lines()
-            .step_by(10)
-            .map(|l| {
-                game.parse_position(l.split_whitespace().next().unwrap())
-                    .unwrap()
-            })
+    for (name, text) in grade::CONNECT4_SETS {
+        let states: Vec<_> = grade::test_positions(&game, text, 10)
+            .expect("the test sets parse")
+            .into_iter()
+            .map(|(state, _)| state)
             .collect();
         let graded = grade::grade_parallel(&game, &states, None, threads, 64, &mut |_| {});
         let raw = accuracy(&game, &net, &graded);

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use ply_core::search::score_search::score_search;
 use ply_core::search::{Budget, Engine, SearchOptions};
-use ply_core::{EngineGame, Game, Learn, observe::NoObserver};
+use ply_core::{EngineGame, Game, Learn, Notation, observe::NoObserver};
 
 use crate::evaluator::NetEvaluator;
 use crate::net::Network;
@@ -18,6 +18,54 @@ use ply_core::search::puct::Evaluator as _;
 use ply_core::search::puct::{Leaf, Puct, PuctOptions, choose};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Connect Four's public test sets (Pascal Pons, "Solving Connect 4"),
+/// named by the positions they hold: 1,000 lines each of the moves played
+/// (columns from 1) and the position's exact score.
+pub const CONNECT4_SETS: [(&str, &str); 4] = [
+    (
+        "end (L3_R1)",
+        include_str!("../../../testdata/connect4/Test_L3_R1"),
+    ),
+    (
+        "middle (L2_R1)",
+        include_str!("../../../testdata/connect4/Test_L2_R1"),
+    ),
+    (
+        "middle, harder (L2_R2)",
+        include_str!("../../../testdata/connect4/Test_L2_R2"),
+    ),
+    (
+        "beginning (L1_R1)",
+        include_str!("../../../testdata/connect4/Test_L1_R1"),
+    ),
+];
+
+/// Every `step`th position of a test set's `text` (`moves score` lines,
+/// as [`CONNECT4_SETS`]) with its published score; a line that does not
+/// parse is an error naming it.
+pub fn test_positions<G: Notation>(
+    game: &G,
+    text: &str,
+    step: usize,
+) -> Result<Vec<(G::State, i32)>, String> {
+    text.lines()
+        .enumerate()
+        .step_by(step.max(1))
+        .map(|(i, line)| {
+            let bad = |what: String| format!("line {}: '{line}': {what}", i + 1);
+            let mut fields = line.split_whitespace();
+            let (Some(moves), Some(score)) = (fields.next(), fields.next()) else {
+                return Err(bad("expected the moves and the score".into()));
+            };
+            let state = game.parse_position(moves).map_err(|e| bad(e.to_string()))?;
+            let score = score
+                .parse()
+                .map_err(|_| bad(format!("score '{score}' is not a number")))?;
+            Ok((state, score))
+        })
+        .collect()
+}
 
 /// Every position reachable from the start that is not over, in the order
 /// first met (breadth first); `None` when there are more than `limit`.

@@ -331,7 +331,7 @@ fn train_on<G: Learn>(
     progress: &mut dyn FnMut(Progress<'_, G::State>),
 ) -> Losses {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x7a11);
-    let mut sum = Losses::default();
+    let mut steps = Vec::with_capacity(options.steps);
     let mut batch = Vec::with_capacity(options.minibatch);
     for step in 0..options.steps {
         batch.clear();
@@ -339,8 +339,7 @@ fn train_on<G: Learn>(
             (0..options.minibatch.min(pool.len())).map(|_| pool[rng.random_range(0..pool.len())]),
         );
         let losses = trainer.step(game, &batch, &mut rng);
-        sum.policy += losses.policy;
-        sum.value += losses.value;
+        steps.push(losses);
         progress(Progress::Training {
             generation: number,
             done: step + 1,
@@ -348,11 +347,7 @@ fn train_on<G: Learn>(
             losses,
         });
     }
-    let n = options.steps.max(1) as f64;
-    Losses {
-        policy: sum.policy / n,
-        value: sum.value / n,
-    }
+    Losses::mean(&steps)
 }
 
 /// Moves drawn in proportion to visits at the start of a match game.

@@ -141,14 +141,13 @@ pub fn fit<G: Learn>(
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         order.sort_unstable();
         order.shuffle(&mut rng);
-        let mut sum = Losses::default();
+        let mut losses_each = Vec::with_capacity(steps);
         for (k, chunk) in order.chunks(minibatch).enumerate() {
             let done = (number - 1) * steps + k;
             trainer.learning_rate = cosine(options.learning_rate, done, total);
             let batch: Vec<&Sample<G::State>> = chunk.iter().map(|&i| &samples[i]).collect();
             let losses = trainer.step(game, &batch, &mut rng);
-            sum.policy += losses.policy;
-            sum.value += losses.value;
+            losses_each.push(losses);
             progress(FitProgress::Step {
                 epoch: number,
                 done: k + 1,
@@ -160,10 +159,7 @@ pub fn fit<G: Learn>(
         network = trainer.network();
         let epoch = Epoch {
             number,
-            losses: Losses {
-                policy: sum.policy / steps as f64,
-                value: sum.value / steps as f64,
-            },
+            losses: Losses::mean(&losses_each),
             samples_per_second: samples.len() as f64 / seconds.max(1e-9),
             seconds,
         };

@@ -34,6 +34,17 @@ pub struct Losses {
     pub value: f64,
 }
 
+impl Losses {
+    /// The mean of several steps' losses (zero for none).
+    pub fn mean(steps: &[Losses]) -> Losses {
+        let n = steps.len().max(1) as f64;
+        Losses {
+            policy: steps.iter().map(|l| l.policy).sum::<f64>() / n,
+            value: steps.iter().map(|l| l.value).sum::<f64>() / n,
+        }
+    }
+}
+
 /// L2 regularisation, as AlphaZero's c = 1e-4.
 const WEIGHT_DECAY: f32 = 1e-4;
 

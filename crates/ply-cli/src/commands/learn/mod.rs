@@ -31,27 +31,6 @@ use crate::{CliError, CliResult};
 /// solver after every generation (tic-tac-toe has 4,520 open ones).
 const GRADE_LIMIT: usize = 20_000;
 
-/// Connect Four's public test sets (Pascal Pons, "Solving Connect 4"),
-/// by the positions they hold: moves played, then the score.
-const CONNECT4_SETS: [(&str, &str); 4] = [
-    (
-        "end (L3_R1)",
-        include_str!("../../../../../testdata/connect4/Test_L3_R1"),
-    ),
-    (
-        "middle (L2_R1)",
-        include_str!("../../../../../testdata/connect4/Test_L2_R1"),
-    ),
-    (
-        "middle, harder (L2_R2)",
-        include_str!("../../../../../testdata/connect4/Test_L2_R2"),
-    ),
-    (
-        "beginning (L1_R1)",
-        include_str!("../../../../../testdata/connect4/Test_L1_R1"),
-    ),
-];
-
 /// Positions taken from each test set (every tenth of its 1,000), so
 /// that grading each network takes a moment.
 const PER_SET: usize = 100;
@@ -76,13 +55,14 @@ fn grading_sets<G: Registered>(
     if spec.name != "connect4" || !a.params.is_empty() {
         return Vec::new();
     }
-    CONNECT4_SETS
+    grade::CONNECT4_SETS
         .iter()
         .map(|&(name, text)| {
-            let states: Vec<G::State> = text
-                .lines()
-                .step_by(1000 / PER_SET)
-                .filter_map(|l| game.parse_position(l.split_whitespace().next()?).ok())
+            // The sets are built in and parse (ply-learn's tests read them).
+            let states: Vec<G::State> = grade::test_positions(game, text, 1000 / PER_SET)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(state, _)| state)
                 .collect();
             let graded = grade::grade_parallel(game, &states, None, threads, 64, &mut |_| {});
             (name, graded)
@@ -160,24 +140,50 @@ fn accuracy_about(sets: &[(&str, Accuracy)]) -> Vec<(String, String)> {
     about
 }
 
+/// A count's flag, or `default` when it is not given; zero is refused by
+/// the flag's name.
+fn positive(flag: &str, v: Option<usize>, default: usize) -> Result<usize, CliError> {
+    match v {
+        Some(0) => Err(CliError::input(format!("--{flag} must be at least 1"))),
+        v => Ok(v.unwrap_or(default)),
+    }
+}
+
+/// Adam's step size: --learning-rate, or `default`; refused outside
+/// (0, 1).
+fn learning_rate(a: &LearnArgs, default: f64) -> Result<f64, CliError> {
+    let rate = a.learning_rate.unwrap_or(default);
+    if rate > 0.0 && rate < 1.0 {
+        Ok(rate)
+    } else {
+        Err(CliError::input(
+            "--learning-rate must be above 0 and below 1 (e.g. 0.002)",
+        ))
+    }
+}
+
+/// A run's end: the bar cleared, then the failure to save, if one
+/// stopped it, else where the network is (in text; JSON says no more).
+fn finish(bar: &ProgressBar, failure: Option<CliError>, out: &Path, json: bool) -> CliResult {
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if !json {
+        println!("saved {}", out.display());
+    }
+    Ok(())
+}
+
 /// The options: the recipe's, each overridden by its flag; zero where a
 /// count must be positive is refused by the flag's name.
 fn options(a: &LearnArgs, recipe: &Recipe) -> Result<LearnOptions, CliError> {
     let r = recipe.options;
-    let positive = |flag: &str, v: Option<usize>, default: usize| match v {
-        Some(0) => Err(CliError::input(format!("--{flag} must be at least 1"))),
-        v => Ok(v.unwrap_or(default)),
-    };
     let simulations = match a.simulations {
         Some(0) => return Err(CliError::input("--simulations must be at least 1")),
         v => v.unwrap_or(r.selfplay.simulations),
     };
-    let learning_rate = a.learning_rate.unwrap_or(r.learning_rate);
-    if !(learning_rate > 0.0 && learning_rate < 1.0) {
-        return Err(CliError::input(
-            "--learning-rate must be above 0 and below 1 (e.g. 0.002)",
-        ));
-    }
+    let learning_rate = learning_rate(a, r.learning_rate)?;
     Ok(LearnOptions {
         generations: positive("generations", a.generations, r.generations)?,
         games: positive("games", a.games, r.games)?,
@@ -284,14 +290,7 @@ impl GameVisitor for Learn<'_> {
                 }
             }
         });
-        bar.finish_and_clear();
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        if !a.json {
-            println!("saved {}", out.display());
-        }
-        Ok(())
+        finish(&bar, failure, &out, a.json)
     }
 }
 

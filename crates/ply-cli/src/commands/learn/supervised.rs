@@ -16,8 +16,8 @@ use ply_learn::selfplay::Sample;
 use ply_learn::supervised::{Epoch, FitOptions, FitProgress, fit, random_positions, sample};
 
 use super::{
-    GRADE_LIMIT, accuracies, accuracy_about, accuracy_json, accuracy_text, bar, grading_sets,
-    out_path, save, show, start,
+    GRADE_LIMIT, accuracies, accuracy_about, accuracy_json, accuracy_text, bar, finish,
+    grading_sets, learning_rate, out_path, positive, save, show, start,
 };
 use crate::args::LearnArgs;
 
@@ -55,10 +55,6 @@ pub(super) fn run<G: Registered>(
 ) -> CliResult {
     refuse_selfplay_flags(a)?;
     let r = recipe.supervised;
-    let positive = |flag: &str, v: Option<usize>, default: usize| match v {
-        Some(0) => Err(CliError::input(format!("--{flag} must be at least 1"))),
-        v => Ok(v.unwrap_or(default)),
-    };
     let positions = positive("positions", a.positions, r.positions)?;
     let threads = positive("threads", a.threads, recipe.options.threads)?;
     let out = out_path(a, spec);
@@ -76,14 +72,9 @@ pub(super) fn run<G: Registered>(
         first: done + 1,
         epochs: positive("epochs", a.epochs, r.epochs)?,
         minibatch: positive("minibatch", a.minibatch, recipe.options.minibatch)?,
-        learning_rate: a.learning_rate.unwrap_or(recipe.options.learning_rate),
+        learning_rate: learning_rate(a, recipe.options.learning_rate)?,
         seed: a.seed,
     };
-    if !(options.learning_rate > 0.0 && options.learning_rate < 1.0) {
-        return Err(CliError::input(
-            "--learning-rate must be above 0 and below 1 (e.g. 0.002)",
-        ));
-    }
     if done >= options.epochs {
         return Err(CliError::input(format!(
             "--resume: {} has all {done} epochs already; ask for more with --epochs",
@@ -130,14 +121,7 @@ pub(super) fn run<G: Registered>(
             failure = save(network, spec, figures, &out).err();
         }
     });
-    bar.finish_and_clear();
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    if !a.json {
-        println!("saved {}", out.display());
-    }
-    Ok(())
+    finish(&bar, failure, &out, a.json)
 }
 
 /// The labelled positions: read from --labels when it exists, else
