@@ -51,6 +51,7 @@ CASES = [
     (("chess",), dict(position="startpos moves e2e4 e7e5", algo="alphabeta", depth=3)),
     (("gomoku",), dict(position="h8 i9 h9", algo="id", depth=3)),
     (("gomoku",), dict(position="h8 i9", params={"size": 9, "rule": "standard"}, algo="id", depth=2)),
+    (("connect4",), dict(position="4453", algo="puct", simulations=200, seed=3)),
 ]
 
 
@@ -81,12 +82,8 @@ def test_solve_is_the_clis_json(args, kw):
 
 
 def test_the_other_commands_are_the_clis_json():
-    # The wheel is built without learned networks (the command line has
-    # them): no game lists one, the only difference.
-    listed = cli("list")
-    for g in listed["games"]:
-        g["network"] = False
-    assert ply.games() == listed
+    assert ply.games() == cli("list")
+    assert {g["name"] for g in ply.games()["games"] if g["network"]} == {"tictactoe", "connect4"}
     assert untimed(ply.analyze("tictactoe", "XO.X..O..", algo="minimax")) == untimed(cli("analyze", "tictactoe", "-p", "XO.X..O..", "--algo", "minimax"))
     assert ply.count("tictactoe") == cli("count", "tictactoe")
     assert ply.count("tictactoe")["positions"] == 5478
@@ -110,7 +107,10 @@ def test_the_other_commands_are_the_clis_json():
     (lambda: ply.solve("tictactoe", algo="magic"), "magic"),
     (lambda: ply.solve("tictactoe", params={"k": 99}), "k"),
     (lambda: ply.solve("pig", algo="alphabeta"), "chance"),
-    (lambda: ply.solve("tictactoe", algo="puct"), "puct needs learned networks, which this build of ply leaves out"),
+    (lambda: ply.solve("chess", algo="puct"), "chess has no network"),
+    (lambda: ply.solve("tictactoe", algo="puct", depth=3), "depth= does not apply to PUCT (it takes simulations=, net=, c= and seed=)"),
+    (lambda: ply.solve("tictactoe", algo="mcts", simulations=5), "simulations"),
+    (lambda: ply.solve("tictactoe", algo="puct", net="no-such.safetensors"), "no-such.safetensors"),
     (lambda: ply.trace("((3 5 7) (2 9"), "column 14: unexpected end of tree"),
 ])
 def test_errors_are_value_errors_with_the_clis_message(call, message):
@@ -257,3 +257,24 @@ def test_ctrl_c_stops_count_and_perft(call):
         raise AssertionError(f"{call} went on after Ctrl-C")
     assert "finished" not in out
     assert "KeyboardInterrupt" in err, err
+
+
+def test_puct_searches_with_the_built_in_network(tmp_path):
+    """algo="puct" over tictactoe's built-in network: the analysis has each
+    move's prior (a distribution over the legal moves), simulations=0 is
+    the network alone (its favourite move is the highest prior), and the
+    same network named by net= (a Path) gives the same search."""
+    report = ply.analyze("tictactoe", "X...O....", algo="puct", simulations=100)
+    priors = [m["prior"] for m in report["moves"]]
+    assert len(priors) == 7 and abs(sum(priors) - 1) < 1e-4
+    assert sum(m["visits"] for m in report["moves"]) == 100
+    raw = ply.solve("tictactoe", "X...O....", algo="puct", simulations=0)
+    favourite = max(report["moves"], key=lambda m: m["prior"])["move"]
+    assert raw["best_move"] == favourite
+    net = ROOT / "nets" / "tictactoe.safetensors"
+    again = ply.analyze("tictactoe", "X...O....", algo="puct", simulations=100, net=net)
+    assert [(m["move"], m["visits"]) for m in again["moves"]] == [(m["move"], m["visits"]) for m in report["moves"]]
+    with pytest.raises(TypeError, match="net= must be a network file's path"):
+        ply.solve("tictactoe", algo="puct", net=3)
+    with pytest.raises(ValueError, match="simulations=-1 is out of range"):
+        ply.solve("tictactoe", algo="puct", simulations=-1)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union, cast, get_args
 
 from . import _ply
@@ -91,7 +92,8 @@ def _check_algo(algo: Any) -> None:
 # The largest value each whole-number keyword takes (the request's field
 # widths): a bigger one is named here rather than by the JSON reader.
 _WHOLE = {"depth": 2**32 - 1, "time_ms": 2**64 - 1, "tt_mb": 2**64 - 1, "seed": 2**64 - 1,
-          "iterations": 2**64 - 1, "threads": 2**64 - 1, "max_positions": 2**64 - 1}
+          "iterations": 2**64 - 1, "threads": 2**64 - 1, "max_positions": 2**64 - 1,
+          "simulations": 2**64 - 1}
 _FLAGS = ("order", "pvs", "fast_win", "star1", "weak", "vcf", "divide")
 
 
@@ -114,6 +116,9 @@ def _check_value(name: str, value: Any) -> None:
     elif name == "params":
         if not isinstance(value, Mapping):
             raise TypeError(f"params= must be a dict (e.g. {{'n': 21}}), not {type(value).__name__}")
+    elif name == "net":
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(f"net= must be a network file's path (a str or a Path), not {type(value).__name__}")
     elif name in ("position", "tree", "infoset"):
         if not isinstance(value, str):
             raise TypeError(f"{name}= must be a str in the game's notation, not {type(value).__name__}")
@@ -133,6 +138,8 @@ def _request(game: Optional[str], kw: Mapping[str, Any]) -> str:
             value = [str(m) for m in value]
         if name == "params":
             value = {k: str(v) for k, v in value.items()}
+        if name == "net":
+            value = os.fspath(value)
         body[name] = value
     return json.dumps(body)
 
@@ -190,6 +197,8 @@ def solve(
     weak: bool = False,
     vcf: bool = False,
     infoset: Optional[str] = None,
+    simulations: Optional[int] = None,
+    net: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> SolveReport:
     """The value of a position, the best move, the principal variation and what the search cost.
 
@@ -211,7 +220,12 @@ def solve(
     ``iterations``, ``c`` (UCT's exploration constant) and ``threads`` are
     MCTS's (``threads`` also the engine's); ``star1`` prunes
     expectiminimax's chance nodes; ``weak`` asks the score search for the
-    win/draw/loss only. An option that does not apply to the search is a
+    win/draw/loss only. ``algo="puct"`` is MCTS guided by a learned
+    network (AlphaZero's search) in the games ``games()`` marks
+    ``network``: ``simulations`` (default 800; 0 answers with the network
+    alone: its favourite move and its value), ``c`` and ``seed``, and
+    ``net``, a network file ``ply learn`` saved (default: the game's
+    built-in network). An option that does not apply to the search is a
     ``ValueError`` naming it. ``vcf=True`` runs only the game's threat
     search (gomoku: a victory by continuous fours) and returns a
     :class:`~plysearch.types.ThreatReport`.
@@ -234,7 +248,7 @@ def solve(
     """
     kw = dict(params=params, algo=algo, depth=depth, time_ms=time_ms, tt_mb=tt_mb, order=order, pvs=pvs,
               fast_win=fast_win, seed=seed, iterations=iterations, c=c, threads=threads, star1=star1,
-              weak=weak, vcf=vcf, infoset=infoset)
+              weak=weak, vcf=vcf, infoset=infoset, simulations=simulations, net=net)
     return cast(SolveReport, _either("solve", game, position, state, moves, kw))
 
 
@@ -259,20 +273,23 @@ def analyze(
     star1: bool = False,
     weak: bool = False,
     infoset: Optional[str] = None,
+    simulations: Optional[int] = None,
+    net: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> AnalyzeReport:
     """The value of every legal move, best first: ``ply analyze ... --json``.
 
     Takes what :func:`solve` takes (but ``vcf``). Each entry of ``moves``
     has ``move`` (for a Python game, ``str(action)``), ``value`` (MAX's
     view) and, for exact searches, ``proven`` and ``distance`` (plies to
-    the end); MCTS's have ``visits``, ``mean`` and ``value``. With a CFR
+    the end); MCTS's have ``visits``, ``mean`` and ``value``, and PUCT's
+    also ``prior``, the network's probability of the move. With a CFR
     search, ``sets`` lists every information set (or ``infoset``'s) with
     its ``reach`` and each move's ``average`` and ``current`` strategy and
     ``regret``.
     """
     kw = dict(params=params, algo=algo, depth=depth, time_ms=time_ms, tt_mb=tt_mb, order=order, pvs=pvs,
               fast_win=fast_win, seed=seed, iterations=iterations, c=c, threads=threads, star1=star1,
-              weak=weak, infoset=infoset)
+              weak=weak, infoset=infoset, simulations=simulations, net=net)
     return cast(AnalyzeReport, _either("analyze", game, position, state, moves, kw))
 
 

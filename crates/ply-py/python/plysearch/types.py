@@ -32,8 +32,8 @@ __all__ = [
 
 #: The searches: minimax, alpha-beta, iterative deepening, expectiminimax
 #: (chance), Monte Carlo tree search, PUCT over a learned network (the
-#: command line's; this wheel is built without networks and refuses it
-#: with a message), the exact score solver, the nimber
+#: games ``games()`` marks ``network``: tictactoe, connect4), the exact
+#: score solver, the nimber
 #: search (impartial games), and counterfactual regret minimisation for
 #: hidden information (poker: CFR, CFR+, linear and discounted CFR,
 #: external-sampling Monte Carlo CFR). ``None`` (the default) picks the
