@@ -42,19 +42,24 @@ type Sets<G> = Vec<(
 )>;
 
 /// What each network is graded on: a small game's every open position;
-/// standard Connect Four's samples of the public test sets; else nothing.
+/// standard Connect Four's samples of the public test sets (a minute or
+/// two of the solver, counted on `bar`); else nothing.
 fn grading_sets<G: Registered>(
     game: &G,
     spec: &GameSpec,
     a: &LearnArgs,
     threads: usize,
+    bar: &ProgressBar,
 ) -> Sets<G> {
+    bar.set_message("grading the test positions by the exact solver");
     if let Some(states) = grade::reachable(game, GRADE_LIMIT) {
         return vec![("all", grade::grade(game, &states))];
     }
     if spec.name != "connect4" || !a.params.is_empty() {
         return Vec::new();
     }
+    let of = grade::CONNECT4_SETS.len() * PER_SET;
+    let mut graded_before = 0;
     grade::CONNECT4_SETS
         .iter()
         .map(|&(name, text)| {
@@ -64,7 +69,11 @@ fn grading_sets<G: Registered>(
                 .into_iter()
                 .map(|(state, _)| state)
                 .collect();
-            let graded = grade::grade_parallel(game, &states, None, threads, 64, &mut |_| {});
+            let graded = grade::grade_parallel(game, &states, None, threads, 64, &mut |done| {
+                let what = format!("grading the test positions by the exact solver: {name}");
+                show(bar, graded_before + done, of, what);
+            });
+            graded_before += states.len();
             (name, graded)
         })
         .collect()
@@ -236,8 +245,7 @@ impl GameVisitor for Learn<'_> {
             Vec::new()
         };
         let bar = bar(a.quiet || !std::io::stderr().is_terminal());
-        bar.set_message("grading the test positions by the exact solver");
-        let sets = grading_sets(&game, spec, a, options.threads);
+        let sets = grading_sets(&game, spec, a, options.threads, &bar);
         let stop = AtomicBool::new(false);
         let mut failure = None;
         let start = Start { first, window };

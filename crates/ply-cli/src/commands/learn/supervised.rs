@@ -82,8 +82,7 @@ pub(super) fn run<G: Registered>(
         )));
     }
     let bar = bar(a.quiet || !std::io::stderr().is_terminal());
-    bar.set_message("grading the test positions by the exact solver");
-    let sets = grading_sets(game, spec, a, threads);
+    let sets = grading_sets(game, spec, a, threads, &bar);
 
     let graded = labelled(game, a, &r, positions, threads, &bar)?;
     let samples: Vec<Sample<G::State>> = graded.iter().map(|g| sample(game, g)).collect();
