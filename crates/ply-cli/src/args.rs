@@ -69,8 +69,9 @@ pub struct LearnArgs {
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
     /// Go on from the network saved at --out, from the generation (or
-    /// epoch) after its own to --generations (--epochs), with the replay
-    /// window saved beside it (OUT.window); Adam's moments start afresh.
+    /// epoch) after its own to --generations (--epochs); self-play's
+    /// replay window is read from beside it (the name with .window for
+    /// .safetensors). Adam's moments start afresh.
     #[arg(long)]
     pub resume: bool,
     /// Generations in the whole run (a resumed run goes on to this one).

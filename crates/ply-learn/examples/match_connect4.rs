@@ -8,8 +8,9 @@
 //! cargo run --release -p ply-learn --example match_connect4 -- nets/connect4-supervised.safetensors 800 80000
 //! ```
 //! (the network, PUCT's simulations, UCT's iterations per move). Games
-//! are played two at a time (one per core by default; a fourth argument
-//! sets the threads).
+//! are played one per core at a time (a fourth argument sets the
+//! threads); a fifth sets PUCT's batch (8, as `--algo puct` searches:
+//! leaves gathered by virtual loss and evaluated together).
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -46,6 +47,7 @@ fn main() {
         4,
         std::thread::available_parallelism().map_or(1, |n| n.get()),
     );
+    let batch: usize = arg(5, 8);
     let net = std::fs::read(&path)
         .map_err(|e| e.to_string())
         .and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()))
@@ -67,15 +69,8 @@ fn main() {
         |i| {
             let (a, b) = openings[i / 2];
             let puct_first = i % 2 == 0;
-            play(
-                &game,
-                &net,
-                (a, b),
-                puct_first,
-                simulations,
-                iterations,
-                i as u64,
-            )
+            let search = (simulations, batch, iterations);
+            play(&game, &net, (a, b), puct_first, search, i as u64)
         },
         &mut |done, &r: &f32| {
             tally[(1.0 - r) as usize] += 1;
@@ -99,7 +94,7 @@ fn main() {
             .count()
     };
     println!(
-        "PUCT {simulations} ({path}) against UCT {iterations}: {games} games, {} wins, {} draws, {} losses: score {:.1}%",
+        "PUCT {simulations}, batch {batch} ({path}) against UCT {iterations}: {games} games, {} wins, {} draws, {} losses: score {:.1}%",
         tally[0],
         tally[1],
         tally[2],
@@ -123,8 +118,7 @@ fn play(
     net: &Network,
     (a, b): (u8, u8),
     puct_first: bool,
-    simulations: u64,
-    iterations: u64,
+    (simulations, batch, iterations): (u64, usize, u64),
     seed: u64,
 ) -> f32 {
     let mut state = game.play(&game.play(&game.initial_state(), a), b);
@@ -135,7 +129,7 @@ fn play(
         let mv = if game.to_move(&state) == puct_side {
             let options = PuctOptions {
                 simulations,
-                batch: 8,
+                batch,
                 ..PuctOptions::default()
             };
             let searched = Puct::new(game, &state, options).run(game, &mut NetEvaluator::new(net));
