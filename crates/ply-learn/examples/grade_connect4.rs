@@ -11,7 +11,6 @@
 use std::time::Instant;
 
 use ply_games::connect4::Connect4;
-use ply_learn::Network;
 use ply_learn::grade::{self, accuracy, puct_accuracy};
 
 fn main() {
@@ -23,19 +22,11 @@ fn main() {
         .nth(2)
         .and_then(|t| t.parse().ok())
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-        eprintln!("cannot read {path}: {e}");
-        std::process::exit(2);
-    });
-    let net = Network::from_bytes(&bytes).unwrap_or_else(|e| {
-        eprintln!("{path}: {e}");
-        std::process::exit(2);
-    });
     let game = Connect4::standard();
-    if let Err(e) = ply_learn::check_fits(&game, &net) {
-        eprintln!("{path}: {e}");
+    let net = ply_learn::load(&game, &path).unwrap_or_else(|e| {
+        eprintln!("{e}");
         std::process::exit(2);
-    }
+    });
     println!("| set | positions | raw network | PUCT 100 | PUCT 800 | value sign |");
     println!("|---|---:|---:|---:|---:|---:|");
     for (name, text) in grade::CONNECT4_SETS {

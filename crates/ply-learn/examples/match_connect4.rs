@@ -48,18 +48,11 @@ fn main() {
         std::thread::available_parallelism().map_or(1, |n| n.get()),
     );
     let batch: usize = arg(5, 8);
-    let net = std::fs::read(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()))
-        .unwrap_or_else(|e| {
-            eprintln!("{path}: {e}");
-            std::process::exit(2);
-        });
     let game = Connect4::standard();
-    if let Err(e) = ply_learn::check_fits(&game, &net) {
-        eprintln!("{path}: {e}");
+    let net = ply_learn::load(&game, &path).unwrap_or_else(|e| {
+        eprintln!("{e}");
         std::process::exit(2);
-    }
+    });
     let openings: Vec<(u8, u8)> = (0..7).flat_map(|a| (0..7).map(move |b| (a, b))).collect();
     let games = openings.len() * 2;
     let mut tally = [0usize; 3]; // PUCT's wins, draws, losses

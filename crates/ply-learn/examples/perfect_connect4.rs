@@ -38,18 +38,11 @@ fn main() {
             eprintln!("SIMULATIONS must be a number");
             std::process::exit(2);
         });
-    let net = std::fs::read(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()))
-        .unwrap_or_else(|e| {
-            eprintln!("{path}: {e}");
-            std::process::exit(2);
-        });
     let game = Connect4::standard();
-    if let Err(e) = ply_learn::check_fits(&game, &net) {
-        eprintln!("{path}: {e}");
+    let net = ply_learn::load(&game, &path).unwrap_or_else(|e| {
+        eprintln!("{e}");
         std::process::exit(2);
-    }
+    });
     let options = SearchOptions {
         tt_mb: 256,
         ordering: true,

@@ -34,3 +34,12 @@ pub fn builtin(game: &str) -> Option<&'static [u8]> {
         _ => None,
     }
 }
+
+/// The network saved at `path`, checked to fit `game`; an error naming
+/// the file (for tools that take a network's path: the examples).
+pub fn load<G: ply_core::Learn>(game: &G, path: &str) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let network = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    check_fits(game, &network).map_err(|e| format!("{path}: {e}"))?;
+    Ok(network)
+}
