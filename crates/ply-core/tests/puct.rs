@@ -265,3 +265,109 @@ fn reroot_keeps_the_subtree() {
     assert_eq!(visits, first.visits - 1 + 500);
     assert!(!tree.reroot(&game, &game.parse_position("XXXOO....").unwrap()));
 }
+
+/// Priors fixed by move index, as [`Fixed`], and every position worth
+/// `0.5` to its player to move: Q then differs from 0 where visited.
+struct Hopeful(Vec<f32>);
+
+impl<G: Game> Evaluator<G> for Hopeful {
+    fn evaluate(&mut self, game: &G, leaves: &[Leaf<'_, G>]) -> Vec<Estimate> {
+        let mut e = Fixed(self.0.clone()).evaluate(game, leaves);
+        for x in &mut e {
+            x.value = 0.5;
+        }
+        e
+    }
+}
+
+/// The first two traced simulations on Connect Four, worked by hand:
+/// with N = 0 the highest prior (column 4) is followed and its leaf gets
+/// the evaluator's priors and value (0.5 for Yellow, -0.5 for MAX); then
+/// column 4's Q is -0.5 and its U halves, and column 3 (the first of the
+/// two next-highest priors) is followed.
+#[test]
+fn a_traced_simulation_tells_the_formula() {
+    let game = Connect4::standard();
+    let weights = vec![1.0, 2.0, 3.0, 7.0, 3.0, 2.0, 1.0];
+    let p: Vec<f32> = weights.iter().map(|w| w / 19.0).collect();
+    let mut tree = Puct::new(&game, &game.initial_state(), PuctOptions::default());
+    let mut eval = Hopeful(weights.clone());
+    let first = tree.simulate_traced(&game, &mut eval);
+    let mut moves = Vec::new();
+    game.legal_moves(&game.initial_state(), &mut moves);
+    assert_eq!(first.selection.len(), 1);
+    let step = &first.selection[0];
+    assert_eq!(step.mover, Some(ply_core::Player::Max));
+    assert_eq!(step.parent_visits, 0);
+    assert_eq!(step.chosen, moves[3]);
+    for (i, ch) in step.children.iter().enumerate() {
+        assert_eq!((ch.mv, ch.visits, ch.q), (moves[i], 0, 0.0));
+        assert!((ch.prior - p[i]).abs() < 1e-6);
+        assert!((ch.u - 1.5 * f64::from(p[i])).abs() < 1e-6, "{ch:?}");
+    }
+    assert!(!first.over);
+    assert_eq!((first.value, first.for_max), (0.5, -0.5));
+    let priors: Vec<f32> = first.priors.iter().map(|&(_, q)| q).collect();
+    assert!(priors.iter().zip(&p).all(|(a, b)| (a - b).abs() < 1e-6));
+
+    let second = tree.simulate_traced(&game, &mut eval);
+    let step = &second.selection[0];
+    assert_eq!(step.parent_visits, 1);
+    let four = &step.children[3];
+    assert_eq!((four.visits, four.q), (1, -0.5));
+    assert!((four.u - 1.5 * f64::from(p[3]) / 2.0).abs() < 1e-6);
+    assert_eq!(step.chosen, moves[2]);
+
+    // The tree: column 4 and column 3 visited once each, 4 first (its
+    // prior is higher), both expanded; the others not.
+    let view = tree.tree_view(1);
+    assert_eq!(view.visits, 2);
+    let top: Vec<_> = view.children.iter().map(|c| (c.mv, c.visits)).collect();
+    assert_eq!(&top[..2], &[(Some(moves[3]), 1), (Some(moves[2]), 1)]);
+    assert_eq!(view.children[0].q, -0.5);
+    assert!(view.children[0].expanded && !view.children[2].expanded);
+    assert!(
+        view.children
+            .iter()
+            .all(|c| c.mover == Some(ply_core::Player::Max))
+    );
+}
+
+/// Simulations traced one by one grow the same tree as [`Puct::run`]
+/// with a batch of 1, and each step follows the child its own terms
+/// rank first: U = c·P·√max(N, 1)/(1 + n) recomputed, N the children's
+/// visits.
+#[test]
+fn traced_simulations_are_the_searchs() {
+    let game = TicTacToe::classic();
+    for s in positions().into_iter().take(12) {
+        let options = PuctOptions {
+            simulations: 60,
+            ..PuctOptions::default()
+        };
+        let mut traced = Puct::new(&game, &s, options);
+        for _ in 0..60 {
+            let t = traced.simulate_traced(&game, &mut Exact);
+            for step in &t.selection {
+                let n: u32 = step.children.iter().map(|c| c.visits).sum();
+                assert_eq!(n, step.parent_visits);
+                let root_n = f64::from(n.max(1)).sqrt();
+                let mut best = 0;
+                for (i, c) in step.children.iter().enumerate() {
+                    let u = 1.5 * f64::from(c.prior) * root_n / (1.0 + f64::from(c.visits));
+                    assert!((c.u - u).abs() < 1e-9);
+                    if c.q + c.u > step.children[best].q + step.children[best].u {
+                        best = i;
+                    }
+                }
+                assert_eq!(step.children[best].mv, step.chosen);
+            }
+            assert_eq!(t.over, t.priors.is_empty());
+        }
+        traced.set_simulations(0);
+        let a = traced.run(&game, &mut Exact);
+        let b = Puct::new(&game, &s, options).run(&game, &mut Exact);
+        assert_eq!(a.moves, b.moves, "{}", game.format_position(&s));
+        assert_eq!(a.value, b.value);
+    }
+}

@@ -222,6 +222,77 @@ pub struct PuctResult<M> {
     pub evaluations: u64,
 }
 
+/// One simulation of PUCT told step by step ([`Puct::simulate_traced`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimulationTrace<M> {
+    /// Selection: each node passed through from the root, the formula's
+    /// terms for each child, and the child followed. The last child
+    /// followed is the leaf.
+    pub selection: Vec<PuctStep<M>>,
+    /// Expansion: the leaf's moves, in the game's order, each with the
+    /// evaluator's prior (a chance node's: each outcome's probability);
+    /// empty when the game is over at the leaf.
+    pub priors: Vec<(M, f32)>,
+    /// Evaluation: the leaf's value for its player to move, -1 to 1: the
+    /// evaluator's, or the game's result when it is over there.
+    pub value: f32,
+    /// The same value from MAX's view: what backup adds to every node on
+    /// the path.
+    pub for_max: f32,
+    /// The game is over at the leaf: no evaluator was asked.
+    pub over: bool,
+}
+
+/// One node passed in selection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuctStep<M> {
+    /// Who chooses here; `None` at a chance node, whose outcome is drawn
+    /// by its probability (then `children` is empty).
+    pub mover: Option<Player>,
+    /// N: the node's children's visits, the count under the square root
+    /// (taken as at least 1).
+    pub parent_visits: u32,
+    /// Every child in the tree's order with its terms.
+    pub children: Vec<PuctChild<M>>,
+    /// The move followed: the highest Q + U, the first on a tie.
+    pub chosen: M,
+}
+
+/// A child as selection weighed it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuctChild<M> {
+    /// The move into it.
+    pub mv: M,
+    /// P: its prior.
+    pub prior: f32,
+    /// n: its visits.
+    pub visits: u32,
+    /// Q: its mean value for the player choosing, -1 to 1 (0 unvisited).
+    pub q: f64,
+    /// U = c · P · √N / (1 + n): the prior's pull, fading with visits.
+    pub u: f64,
+}
+
+/// A node of a PUCT tree as [`Puct::tree_view`] shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuctNodeView<M> {
+    /// The move into it; `None` at the root.
+    pub mv: Option<M>,
+    /// Who made that move; `None` at the root and for a chance outcome.
+    pub mover: Option<Player>,
+    /// Its prior (1 at the root).
+    pub prior: f32,
+    /// Its visits.
+    pub visits: u32,
+    /// Its mean value for `mover`, -1 to 1 (0 unvisited or at the root).
+    pub q: f64,
+    /// Its own children exist (the evaluator has seen it).
+    pub expanded: bool,
+    /// Its children, most visited first, then by prior (none below the
+    /// depth asked for).
+    pub children: Vec<PuctNodeView<M>>,
+}
+
 /// A PUCT tree: grown by [`Puct::run`], kept between moves by
 /// [`Puct::reroot`].
 pub struct Puct<G: Game> {
@@ -298,6 +369,89 @@ impl<G: Game + Chance> Puct<G> {
         self.result(done)
     }
 
+    /// Runs one simulation, told step by step, for a reader watching the
+    /// search (the MCTS lab, `ply trace --algo puct`): selection, the leaf
+    /// expanded with the evaluator's priors, its value, the backup. The
+    /// root is expanded first if it is not yet (which is no simulation).
+    /// The same simulation as [`Puct::run`] with a batch of 1 makes; a
+    /// tree at the end of the game gains a visit and tells only that.
+    pub fn simulate_traced<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        evaluator: &mut E,
+    ) -> SimulationTrace<G::Move> {
+        if self.nodes[0].first == NONE && self.nodes[0].end.is_none() {
+            self.expand_root(game, evaluator);
+        }
+        let mut selection = Vec::new();
+        let (index, state) = self.walk(game, Some(&mut selection));
+        let leaf = &self.nodes[index as usize];
+        let mover = leaf.mover;
+        let (for_max, value, over) = match leaf.end {
+            Some(v) => {
+                self.backup(index, v);
+                (v, mover.view(f64::from(v)) as f32, true)
+            }
+            None => {
+                let v = self.expand(game, evaluator, &[(index, state)])[0];
+                let for_max = mover.view(f64::from(v)) as f32;
+                self.unpend(index);
+                self.backup(index, for_max);
+                (for_max, v, false)
+            }
+        };
+        let n = &self.nodes[index as usize];
+        let priors = if over {
+            Vec::new()
+        } else {
+            (n.first..n.first + n.count)
+                .map(|k| {
+                    let c = &self.nodes[k as usize];
+                    (c.mv.expect("a child has its move"), c.prior)
+                })
+                .collect()
+        };
+        SimulationTrace {
+            selection,
+            priors,
+            value,
+            for_max,
+            over,
+        }
+    }
+
+    /// The tree's top `depth` levels below the root, each node's children
+    /// most visited first (then by prior): what a reader draws.
+    pub fn tree_view(&self, depth: usize) -> PuctNodeView<G::Move> {
+        self.view(0, None, depth)
+    }
+
+    fn view(&self, index: u32, by: Option<Player>, depth: usize) -> PuctNodeView<G::Move> {
+        let n = &self.nodes[index as usize];
+        let expanded = n.first != NONE;
+        let mut children: Vec<PuctNodeView<G::Move>> = if depth == 0 || !expanded {
+            Vec::new()
+        } else {
+            let mover = (!n.chance).then_some(n.mover);
+            (n.first..n.first + n.count)
+                .map(|k| self.view(k, mover, depth - 1))
+                .collect()
+        };
+        children.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+        PuctNodeView {
+            mv: n.mv,
+            mover: by,
+            prior: n.prior,
+            visits: n.visits,
+            q: match by {
+                Some(p) if n.visits > 0 => p.view(n.sum) / f64::from(n.visits),
+                _ => 0.0,
+            },
+            expanded,
+            children,
+        }
+    }
+
     /// Expands the root (evaluated on its own) and mixes in the noise.
     fn expand_root<E: Evaluator<G>>(&mut self, game: &G, evaluator: &mut E) {
         let state = self.root.clone();
@@ -347,6 +501,16 @@ impl<G: Game + Chance> Puct<G> {
     /// Walks from the root to a node not yet expanded (or the end of the
     /// game), counting a pending visit on the way; returns it and its state.
     fn select(&mut self, game: &G) -> (u32, G::State) {
+        self.walk(game, None)
+    }
+
+    /// [`Puct::select`], telling `steps` (when given) each node passed and
+    /// how its child was chosen.
+    fn walk(
+        &mut self,
+        game: &G,
+        mut steps: Option<&mut Vec<PuctStep<G::Move>>>,
+    ) -> (u32, G::State) {
         let mut index = 0u32;
         let mut state = self.root.clone();
         loop {
@@ -355,7 +519,8 @@ impl<G: Game + Chance> Puct<G> {
             if n.end.is_some() || n.first == NONE {
                 return (index, state);
             }
-            let child = if n.chance {
+            let chance = n.chance;
+            let child = if chance {
                 let probs: Vec<f64> = (n.first..n.first + n.count)
                     .map(|k| f64::from(self.nodes[k as usize].prior))
                     .collect();
@@ -364,24 +529,60 @@ impl<G: Game + Chance> Puct<G> {
                 self.best_child(index)
             };
             let mv = self.nodes[child as usize].mv.expect("a child has its move");
+            if let Some(steps) = steps.as_deref_mut() {
+                steps.push(self.step(index, chance, mv));
+            }
             state = game.play(&state, mv);
             index = child;
         }
     }
 
-    /// The child of `index` with the highest PUCT score for its mover.
+    /// The step of selection at `index` that chose `chosen`.
+    fn step(&self, index: u32, chance: bool, chosen: G::Move) -> PuctStep<G::Move> {
+        let mut children = Vec::new();
+        if !chance {
+            self.scores(index, |k, q, u| {
+                let c = &self.nodes[k as usize];
+                children.push(PuctChild {
+                    mv: c.mv.expect("a child has its move"),
+                    prior: c.prior,
+                    visits: c.visits,
+                    q,
+                    u,
+                });
+            });
+        }
+        PuctStep {
+            mover: (!chance).then_some(self.nodes[index as usize].mover),
+            parent_visits: self.parent_visits(index),
+            children,
+            chosen,
+        }
+    }
+
+    /// The child of `index` with the highest PUCT score for its mover (the
+    /// first in the tree's order on a tie).
     fn best_child(&self, index: u32) -> u32 {
+        let mut best = (self.nodes[index as usize].first, f64::NEG_INFINITY);
+        self.scores(index, |k, q, u| {
+            if q + u > best.1 {
+                best = (k, q + u);
+            }
+        });
+        best.0
+    }
+
+    /// Tells `each` every child of `index` with its Q (mean value for the
+    /// mover at `index`) and U (the prior's pull), as selection weighs
+    /// them: the one scoring that [`Puct::best_child`] follows and
+    /// [`Puct::simulate_traced`] reports.
+    fn scores(&self, index: u32, mut each: impl FnMut(u32, f64, f64)) {
         let n = &self.nodes[index as usize];
         // N(parent): the children's visits, pending ones included; at
         // least 1, so that the first choice already follows the prior.
         let children = n.first..n.first + n.count;
-        let parent_visits: u32 = children
-            .clone()
-            .map(|k| self.nodes[k as usize].visits + self.nodes[k as usize].pending)
-            .sum();
-        let sqrt_n = f64::from(parent_visits.max(1)).sqrt();
-        let mut best = (n.first, f64::NEG_INFINITY);
-        for k in n.first..n.first + n.count {
+        let sqrt_n = f64::from(self.parent_visits(index).max(1)).sqrt();
+        for k in children {
             let c = &self.nodes[k as usize];
             let seen = f64::from(c.visits + c.pending);
             // Pending visits count as losses for the mover (virtual loss).
@@ -391,11 +592,17 @@ impl<G: Game + Chance> Puct<G> {
                 0.0
             };
             let u = self.options.c * f64::from(c.prior) * sqrt_n / (1.0 + seen);
-            if q + u > best.1 {
-                best = (k, q + u);
-            }
+            each(k, q, u);
         }
-        best.0
+    }
+
+    /// N in the formula: the visits of `index`'s children, pending ones
+    /// included.
+    fn parent_visits(&self, index: u32) -> u32 {
+        let n = &self.nodes[index as usize];
+        (n.first..n.first + n.count)
+            .map(|k| self.nodes[k as usize].visits + self.nodes[k as usize].pending)
+            .sum()
     }
 
     /// Expands each of `leaves` (a node and its state): its children made
