@@ -314,7 +314,8 @@ pub struct TraceArgs {
     pub params: Vec<String>,
     /// The search to trace: minimax, alphabeta, expectiminimax (for
     /// chance nodes, e.g. trees with `[p1 child1 p2 child2 ...]`; the
-    /// default for them), or mcts (one iteration's four phases).
+    /// default for them), mcts (one iteration's four phases) or puct (one
+    /// simulation guided by the network: priors, Q + U, its value).
     #[arg(long, value_parser = algo_parser())]
     pub algo: Option<Algo>,
     /// MCTS: the iteration to show, after the ones before it run
@@ -322,10 +323,19 @@ pub struct TraceArgs {
     /// mcts --iterations N` grows.
     #[arg(long)]
     pub iterations: Option<u64>,
-    /// MCTS: the seed [default: 1].
+    /// PUCT: the simulation to show, after the ones before it run one at
+    /// a time [default: 1; 0: the network's answer at the root alone].
+    #[arg(long)]
+    pub simulations: Option<u64>,
+    /// PUCT: the network, a file `ply learn GAME` saved [default: the
+    /// game's built-in network].
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<String>,
+    /// MCTS and PUCT: the seed [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// MCTS: the exploration constant c [default: 1.414].
+    /// MCTS and PUCT: the exploration constant c [default: 1.414; PUCT's
+    /// 1.5].
     #[arg(long)]
     pub c: Option<f64>,
     /// Search this many plies, then score with the game's evaluation.

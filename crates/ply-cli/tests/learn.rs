@@ -368,3 +368,131 @@ fn puct_refuses_what_it_cannot_do() {
         "{err}"
     );
 }
+
+/// `trace --algo puct` over the built-in tic-tac-toe network, checked
+/// against the network read here through ply-learn and against ply-core's
+/// search run directly: with no simulation the root's priors are the
+/// network's; the first simulation follows the highest prior (N = 0, so
+/// U = c·P) to a leaf whose priors and value are the network's there; and
+/// after 20 the root's visits are those of the search one at a time.
+#[test]
+fn trace_tells_a_puct_simulation() {
+    use ply_core::search::puct::{Evaluator, Leaf, Puct, PuctOptions};
+    use ply_core::{Game, Notation};
+    let position = ".OX..X..O";
+    let g = ply_games::tictactoe::TicTacToe::classic();
+    let state = g.parse_position(position).unwrap();
+    let net = ply_learn::Network::from_bytes(ply_learn::builtin("tictactoe").unwrap()).unwrap();
+    let estimate = |s: &<ply_games::tictactoe::TicTacToe as Game>::State| {
+        let mut legal = Vec::new();
+        g.legal_moves(s, &mut legal);
+        let leaf = Leaf {
+            state: s,
+            moves: &legal,
+        };
+        let e = ply_learn::NetEvaluator::new(&net)
+            .evaluate(&g, &[leaf])
+            .remove(0);
+        let names: Vec<String> = legal.iter().map(|&m| g.format_move(s, m)).collect();
+        (names, e)
+    };
+    let trace = |n: &str| {
+        report(&[
+            "trace",
+            "tictactoe",
+            "--position",
+            position,
+            "--algo",
+            "puct",
+            "--simulations",
+            n,
+        ])
+    };
+    let close = |a: &serde_json::Value, b: f32| (a.as_f64().unwrap() - f64::from(b)).abs() < 1e-5;
+
+    let (names, root) = estimate(&state);
+    let r0 = trace("0");
+    assert_eq!(r0["kind"], "puct_trace");
+    assert!(r0.get("simulation").is_none());
+    assert!(close(&r0["root_value"], root.value), "{r0}");
+    for child in r0["tree"]["children"].as_array().unwrap() {
+        let i = names.iter().position(|n| *n == child["move"]).unwrap();
+        assert!(close(&child["prior"], root.priors[i]), "{child}");
+        assert_eq!(child["visits"], 0);
+    }
+
+    let r1 = trace("1");
+    let sim = &r1["simulation"];
+    let step = &sim["selection"][0];
+    assert_eq!(step["visits"], 0);
+    let best = (0..names.len())
+        .max_by(|&a, &b| root.priors[a].total_cmp(&root.priors[b]))
+        .unwrap();
+    assert_eq!(step["chosen"], names[best].as_str());
+    for ch in step["children"].as_array().unwrap() {
+        assert!((ch["u"].as_f64().unwrap() - 1.5 * ch["prior"].as_f64().unwrap()).abs() < 2e-6);
+    }
+    let leaf = g.play(&state, g.parse_move(&state, &names[best]).unwrap());
+    assert_eq!(sim["position"], g.format_position(&leaf));
+    let (leaf_names, there) = estimate(&leaf);
+    for (p, name) in sim["priors"].as_array().unwrap().iter().zip(&leaf_names) {
+        assert_eq!(p["move"], name.as_str());
+        assert!(close(
+            &p["prior"],
+            there.priors[leaf_names.iter().position(|n| n == name).unwrap()]
+        ));
+    }
+    assert!(close(&sim["value"], there.value), "{sim}");
+    // X moved into the leaf, so O is to move there: MAX's value is the
+    // opposite.
+    assert!(close(&sim["value_for_max"], -there.value), "{sim}");
+
+    let r20 = trace("20");
+    let options = PuctOptions {
+        simulations: 20,
+        ..PuctOptions::default()
+    };
+    let direct = Puct::new(&g, &state, options).run(&g, &mut ply_learn::NetEvaluator::new(&net));
+    for m in &direct.moves {
+        let name = g.format_move(&state, m.mv);
+        let got = r20["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["move"] == name.as_str())
+            .unwrap();
+        assert_eq!(got["visits"], m.visits, "{name}: {r20}");
+    }
+    assert_eq!(r20["tree"]["visits"], 20);
+}
+
+/// A PUCT trace's errors, in the command line's words.
+#[test]
+fn a_puct_trace_refuses_what_it_cannot_do() {
+    let err = fails(&["trace", "tictactoe", "--algo", "mcts", "--simulations", "5"]);
+    assert!(
+        err.contains("--simulations applies to a PUCT trace (--algo puct)"),
+        "{err}"
+    );
+    let err = fails(&["trace", "tictactoe", "--algo", "puct", "--iterations", "5"]);
+    assert!(
+        err.contains("--iterations does not apply to a PUCT trace"),
+        "{err}"
+    );
+    let err = fails(&["trace", "tictactoe", "--net", "x.safetensors"]);
+    assert!(err.contains("--net applies to a PUCT trace"), "{err}");
+    let err = fails(&["trace", "chess", "--algo", "puct"]);
+    assert!(err.contains("chess has no network"), "{err}");
+    let err = fails(&[
+        "trace",
+        "tictactoe",
+        "--algo",
+        "puct",
+        "--simulations",
+        "20001",
+    ]);
+    assert!(
+        err.contains("--simulations 20001 must be from 0 to 20000"),
+        "{err}"
+    );
+}

@@ -278,3 +278,23 @@ def test_puct_searches_with_the_built_in_network(tmp_path):
         ply.solve("tictactoe", algo="puct", net=3)
     with pytest.raises(ValueError, match="simulations=-1 is out of range"):
         ply.solve("tictactoe", algo="puct", simulations=-1)
+
+
+def test_trace_puct_tells_one_simulation():
+    """trace_puct: the network's priors at the root with no simulation; the
+    first simulation follows the highest prior (N = 0, so U = c·P, here
+    1.5·P) and expands a leaf with priors summing to 1; each step's
+    score is Q + U; after 30 simulations the root has 30 visits."""
+    none = ply.trace_puct("tictactoe", ".OX..X..O", simulations=0)
+    assert "simulation" not in none and none["kind"] == "puct_trace"
+    priors = {c["move"]: c["prior"] for c in none["tree"]["children"]}
+    first = ply.trace_puct("tictactoe", ".OX..X..O")["simulation"]
+    step = first["selection"][0]
+    assert step["chosen"] == max(priors, key=priors.get)
+    for child in step["children"]:
+        assert child["u"] == pytest.approx(1.5 * priors[child["move"]], abs=1e-5)
+        assert child["score"] == pytest.approx(child["q"] + child["u"], abs=1e-5)
+    assert abs(sum(p["prior"] for p in first["priors"]) - 1) < 1e-4
+    assert ply.trace_puct("connect4", moves=["4"], simulations=30)["tree"]["visits"] == 30
+    with pytest.raises(ValueError, match="chess has no network"):
+        ply.trace_puct("chess")

@@ -219,6 +219,81 @@ pub fn search<G: Learn + Chance + Notation, X: Control>(
     }
 }
 
+/// `trace --algo puct`'s search, its options checked: the root expanded
+/// (the network's value of it), `options.simulations - 1` simulations in
+/// rounds (each round a look at `stop`), the last traced, and the report.
+pub fn trace<G: Learn + Chance + Notation, O: ply_core::observe::Observer>(
+    name: &str,
+    game: &G,
+    state: &G::State,
+    options: &PuctOptions,
+    net: &Net,
+    stop: &mut O,
+) -> Result<crate::report::PuctTraceReport, Error> {
+    #[cfg(feature = "learn")]
+    {
+        use crate::report::{
+            Header, PuctTraceReport, TRACE_TREE_DEPTH, mcts_moves, set_priors, visits_on_board,
+        };
+        use ply_core::search::SearchError;
+        use ply_core::search::puct::Puct;
+        let start = std::time::Instant::now();
+        let mut evaluator = ply_learn::NetEvaluator::new(net);
+        let n = options.simulations;
+        let mut tree = Puct::new(
+            game,
+            state,
+            PuctOptions {
+                simulations: 0,
+                ..*options
+            },
+        );
+        let root_value = tree.run(game, &mut evaluator).value;
+        let mut done = 0;
+        while done + 1 < n {
+            if stop.should_stop() {
+                return Err(SearchError::Stopped.into());
+            }
+            tree.set_simulations(ROUND.min(n - 1 - done));
+            done += tree.run(game, &mut evaluator).simulations;
+        }
+        let last = (n > 0).then(|| tree.simulate_traced(game, &mut evaluator));
+        tree.set_simulations(0);
+        let r = tree.run(game, &mut evaluator);
+        let result = MctsResult {
+            best_move: r.best_move,
+            moves: as_mcts(&r.moves),
+            iterations: n,
+            tree_nodes: tree.size() as u64,
+            elapsed: start.elapsed(),
+            endless: false,
+        };
+        let mut moves = mcts_moves(game, state, &result.moves);
+        let priors: Vec<f32> = r.moves.iter().map(|m| m.prior).collect();
+        set_priors(&mut moves, &priors);
+        let network = describe(net);
+        let algo = format!(
+            "puct ({n} simulations, c={:.3}, one at a time; network: {network})",
+            options.c
+        );
+        let header = visits_on_board(Header::new(name, game, state, algo), game, state, &result);
+        Ok(PuctTraceReport::new(
+            header,
+            game,
+            state,
+            (n, options.c, network, root_value),
+            last.as_ref(),
+            moves,
+            &tree.tree_view(TRACE_TREE_DEPTH),
+        ))
+    }
+    #[cfg(not(feature = "learn"))]
+    {
+        let _ = (name, game, state, options, stop);
+        match *net {}
+    }
+}
+
 #[cfg(feature = "learn")]
 /// PUCT's root moves as MCTS's: the mean value for the mover, -1 to 1,
 /// mapped to MCTS's [0, 1].

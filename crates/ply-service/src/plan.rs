@@ -330,7 +330,12 @@ fn cfr_plan(request: &Request, variant: Variant) -> Result<Plan, Error> {
 /// MCTS: iterations, a time limit or both; `c` at least 0.
 /// MCTS's exploration constant: the request's `c`, or sqrt 2; checked.
 pub(crate) fn mcts_c(request: &Request) -> Result<f64, Error> {
-    let c = request.c.unwrap_or(std::f64::consts::SQRT_2);
+    exploration(request, std::f64::consts::SQRT_2)
+}
+
+/// The request's exploration constant `c`, `default` when it names none.
+pub(crate) fn exploration(request: &Request, default: f64) -> Result<f64, Error> {
+    let c = request.c.unwrap_or(default);
     if !(c.is_finite() && c >= 0.0) {
         return Err(Error::input(format!(
             "{} must be a number of at least 0",
@@ -363,13 +368,8 @@ fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
     }))
 }
 
-/// PUCT: simulations, c, a seed and the network; nothing of the
-/// depth-first searches, nor MCTS's iterations and clock.
-fn puct_plan<G: ply_core::Learn>(
-    request: &Request,
-    game: &G,
-    info: &GameSpec,
-) -> Result<Plan, Error> {
+/// Refuses PUCT on a game no network can see.
+pub(crate) fn learnable<G: ply_core::Learn>(info: &GameSpec) -> Result<(), Error> {
     if !G::LEARNABLE {
         return Err(Error::input(format!(
             "{} has no network: puct searches games a network can see (tictactoe, connect4); use {} for the others",
@@ -377,6 +377,17 @@ fn puct_plan<G: ply_core::Learn>(
             field_is("algo", "mcts")
         )));
     }
+    Ok(())
+}
+
+/// PUCT: simulations, c, a seed and the network; nothing of the
+/// depth-first searches, nor MCTS's iterations and clock.
+fn puct_plan<G: ply_core::Learn>(
+    request: &Request,
+    game: &G,
+    info: &GameSpec,
+) -> Result<Plan, Error> {
+    learnable::<G>(info)?;
     let given = first_given(&[
         ("depth", request.depth.is_some()),
         ("time_ms", request.time_ms.is_some()),
@@ -397,13 +408,7 @@ fn puct_plan<G: ply_core::Learn>(
             field("seed")
         )));
     }
-    let c = request.c.unwrap_or(PUCT_C);
-    if !(c.is_finite() && c >= 0.0) {
-        return Err(Error::input(format!(
-            "{} must be a number of at least 0",
-            field("c")
-        )));
-    }
+    let c = exploration(request, PUCT_C)?;
     let net = crate::learned::network(game, info, request.net.as_deref())?;
     Ok(Plan::Puct {
         options: PuctOptions {

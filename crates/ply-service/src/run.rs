@@ -15,7 +15,7 @@ use crate::commands::cfr::{cfr_analyze, cfr_solve};
 use crate::commands::compare::{COMPARE_TT_MB, agreed, compare_report};
 use crate::commands::explore::{MAX_POSITIONS, count_report, perft_report};
 use crate::commands::solve::{SOLVE_TIME_MS, analyze_report, solve_report, threat_report};
-use crate::commands::trace::{mcts_trace_report, trace_dot, trace_report};
+use crate::commands::trace::{mcts_trace_report, puct_trace_report, trace_dot, trace_report};
 use crate::control::Control;
 use crate::error::{Error, field, field_is};
 use crate::plan::{Plan, configure};
@@ -57,6 +57,8 @@ fn fields(command: Command) -> Vec<&'static str> {
             "iterations",
             "seed",
             "c",
+            "simulations",
+            "net",
         ],
         Command::Show => vec![],
         Command::Count => vec!["max_positions"],
@@ -323,6 +325,9 @@ fn dispatch<G: Notation + Searchable, C: Control>(
                 let r = compare_report(name, game, state, request.depth, tt_mb, &mut *control)?;
                 Report::Compare(agreed(r)?)
             }
+            Command::Trace if request.algo == Some(Algo::Puct) => Report::PuctTrace(
+                puct_trace_report(name, game, state, spec, request, &mut *control)?,
+            ),
             Command::Trace if request.algo == Some(Algo::Mcts) => Report::MctsTrace(
                 mcts_trace_report(name, game, state, request, &mut *control)?,
             ),

@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 
 /// (command, request): every command, and each search's own result type.
 fn requests() -> Vec<(Command, Value)> {
-    vec![
+    #[allow(unused_mut)]
+    let mut all = vec![
         (
             Command::Solve,
             json!({"game": "tictactoe", "position": "XO.X..O.."}),
@@ -94,7 +95,14 @@ fn requests() -> Vec<(Command, Value)> {
             Command::Perft,
             json!({"game": "chess", "depth": 2, "divide": true}),
         ),
-    ]
+    ];
+    // PUCT needs the networks, which the `learn` feature brings.
+    #[cfg(feature = "learn")]
+    all.push((
+        Command::Trace,
+        json!({"game": "connect4", "moves": ["4"], "algo": "puct", "simulations": 30}),
+    ));
+    all
 }
 
 fn run(command: Command, request: &Value) -> Report {
@@ -128,6 +136,7 @@ fn every_report_reads_back_as_itself() {
             (Report::Dot(_), _) => "dot",
             (Report::Threat(_), _) => "threat",
             (Report::MctsTrace(_), _) => "mcts_trace",
+            (Report::PuctTrace(_), _) => "puct_trace",
             (_, c) => c.name(),
         };
         assert_eq!(kind, expected, "{request}");

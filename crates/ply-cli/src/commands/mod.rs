@@ -105,6 +105,8 @@ pub fn trace(a: &TraceArgs) -> CliResult {
         star1: a.star1,
         dot: a.dot,
         iterations: a.iterations,
+        simulations: a.simulations,
+        net: a.net.clone(),
         seed: a.seed,
         c: a.c,
         ..Request::default()

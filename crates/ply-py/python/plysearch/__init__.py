@@ -40,13 +40,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union, cast, ge
 
 from . import _ply
 from .types import (
-    Algo, AnalyzeReport, CompareReport, CountReport, Game, GamesReport, MctsTraceReport, PerftReport,
+    Algo, AnalyzeReport, CompareReport, CountReport, Game, GamesReport, MctsTraceReport, PerftReport, PuctTraceReport,
     ShowReport, SolveReport, ThreatReport, TraceReport,
 )
 
 __all__ = [
     "games", "solve", "analyze", "compare", "count", "perft", "show", "trace",
-    "best_move", "trace_game", "trace_mcts", "Report", "Algo", "Game", "__version__",
+    "best_move", "trace_game", "trace_mcts", "trace_puct", "Report", "Algo", "Game", "__version__",
 ]
 __version__: str = _ply.__version__
 
@@ -353,6 +353,33 @@ def trace_mcts(game: Union[str, Game], position: Optional[str] = None, *, state:
     elif params:
         raise ValueError("params= is for built-in games; a Python game has its own")
     return cast(MctsTraceReport, _either("trace", game, position, state, moves, kw))
+
+
+def trace_puct(game: str, position: Optional[str] = None, *, moves: Optional[Sequence[Any]] = None,
+               params: Optional[Mapping[str, Any]] = None, simulations: int = 1,
+               net: Optional[Union[str, "os.PathLike[str]"]] = None, seed: Optional[int] = None,
+               c: Optional[float] = None) -> PuctTraceReport:
+    """Simulation ``simulations`` of PUCT (AlphaZero's search), step by step: ``ply trace GAME --algo puct --json``.
+
+    The network (``net``, default the game's built-in one) first values
+    the root (``root_value``, for the player to move) and gives each move
+    a prior. The ``simulations - 1`` before the traced one run one at a
+    time. ``simulation`` tells the last: ``selection`` (at each node
+    passed, every child's ``prior``, ``visits``, ``q`` and
+    ``u`` = c·prior·√N / (1 + visits), the highest ``score`` = q + u
+    followed), the leaf reached and its ``priors`` (all its moves at once),
+    and its ``value`` from the network in place of MCTS's random playout.
+    ``simulations=0`` shows the network's answer alone. ``tree`` is the top
+    two levels, each node with its prior. For the games ``games()`` marks
+    ``network`` (tic-tac-toe, Connect Four).
+
+    >>> r = ply.trace_puct("tictactoe", ".OX..X..O", simulations=1)
+    >>> r["simulation"]["selection"][0]["chosen"]
+    '4'
+    """
+    kw = dict(position=position, moves=moves, params=params, algo="puct", simulations=simulations,
+              net=net, seed=seed, c=c)
+    return cast(PuctTraceReport, _builtin("trace", game, kw))
 
 
 def best_move(

@@ -321,6 +321,73 @@ class MctsTraceReport(_Header):
     tree: MctsNode
 
 
+class PuctChild(TypedDict):
+    """A child as PUCT's selection weighed it: ``score`` = ``q`` + ``u``, ``u`` = c·prior·√N / (1 + visits)."""
+
+    move: str
+    prior: float
+    visits: int
+    q: float
+    u: float
+    score: float
+
+
+class PuctSelection(TypedDict):
+    """One step of PUCT's selection: at ``node``, N = ``visits`` (its children's), the child followed."""
+
+    node: str
+    player: Literal["MAX", "MIN", "chance"]
+    visits: int
+    children: List[PuctChild]
+    chosen: str
+
+
+class PuctPrior(TypedDict):
+    """A move of the expanded leaf and the network's probability for it."""
+
+    move: str
+    prior: float
+
+
+class PuctSimulation(TypedDict):
+    """One PUCT simulation: selection, the leaf (``node``, ``position``) expanded with its ``priors``,
+    its ``value`` for its player to move (the network's, or the result when ``over``), and
+    ``value_for_max``, what backup adds along the path."""
+
+    selection: List[PuctSelection]
+    node: str
+    position: str
+    over: bool
+    priors: List[PuctPrior]
+    value: float
+    value_for_max: float
+
+
+class PuctNode(TypedDict, total=False):
+    """A node of the PUCT tree: ``q`` for the player who made its move, -1..1; ``prior`` the network's."""
+
+    move: str
+    node: str
+    player: str
+    prior: float
+    visits: int
+    q: float
+    expanded: bool
+    children: List["PuctNode"]
+
+
+class PuctTraceReport(_Header, total=False):
+    """``trace_puct``: simulation N step by step (absent for N = 0), the root's moves, the top of the tree."""
+
+    simulations: int
+    c: float
+    network: str
+    root_value: float
+    simulation: PuctSimulation
+    moves: List[MctsMove]
+    tree: PuctNode
+
+
 class CountReport(TypedDict):
     """``count``: distinct positions reachable, and how many end the game."""
 

@@ -5,14 +5,17 @@ use ply_core::explore::{leaf_paths, reaches_chance, tree_size};
 use ply_core::observe::{DotStyle, Observer, Trace, tree_dot};
 use ply_core::search::alphabeta::Budget;
 use ply_core::search::mcts::Mcts;
+use ply_core::search::puct::PuctOptions;
 use ply_core::search::{Engine, SearchError, SearchOptions, expectiminimax, minimax};
 use ply_core::{Notation, Searchable};
 
 use crate::algo::Algo;
 use crate::error::{Error, field, field_is};
-use crate::plan::mcts_c;
+use crate::learned::PUCT_C;
+use crate::plan::{exploration, learnable, mcts_c};
 use crate::report::{
-    DotReport, Header, MctsTraceReport, Number, Score, TRACE_TREE_DEPTH, TraceReport, TraceValue,
+    DotReport, Header, MctsTraceReport, Number, PuctTraceReport, Score, TRACE_TREE_DEPTH,
+    TraceReport, TraceValue,
 };
 use crate::request::Request;
 
@@ -77,6 +80,7 @@ fn traced_algo<G: Searchable>(
             field_is("algo", "mcts")
         )));
     }
+    puct_only(request)?;
     if chance && !algo.needs().chance {
         return Err(Error::input(format!(
             "this tree has chance nodes: trace it with {}",
@@ -90,6 +94,22 @@ fn traced_algo<G: Searchable>(
         )));
     }
     Ok(algo)
+}
+
+/// Refuses PUCT's fields (`simulations`, `net`) in another trace.
+fn puct_only(request: &Request) -> Result<(), Error> {
+    let which = if request.simulations.is_some() {
+        "simulations"
+    } else if request.net.is_some() {
+        "net"
+    } else {
+        return Ok(());
+    };
+    Err(Error::input(format!(
+        "{} applies to a PUCT trace ({})",
+        field(which),
+        field_is("algo", "puct")
+    )))
 }
 
 /// Runs the traced search into `trace`; its name and the root's value.
@@ -220,6 +240,7 @@ pub fn mcts_trace_report<G: Notation + Searchable, O: Observer>(
     request: &Request,
     stop: &mut O,
 ) -> Result<MctsTraceReport, Error> {
+    puct_only(request)?;
     if request.depth.is_some() || request.star1 || request.dot {
         let which = if request.depth.is_some() {
             "depth"
@@ -277,4 +298,64 @@ pub fn mcts_trace_report<G: Notation + Searchable, O: Observer>(
         &result,
         &tree.tree_view(TRACE_TREE_DEPTH),
     ))
+}
+
+/// A PUCT trace runs at most this many simulations: each asks the
+/// network once, and the lab's largest run is 1,000.
+pub const PUCT_TRACE_SIMULATIONS: u64 = 20_000;
+
+/// `trace --algo puct --simulations N`: runs N - 1 simulations untraced
+/// and the Nth traced, one at a time (a batch of 1, as the papers describe
+/// the search; `analyze` evaluates 8 at once, so its visits can differ),
+/// and reports the Nth's steps and the tree. N = 0 shows the network's
+/// answer at the root alone.
+pub fn puct_trace_report<G: Notation + Searchable, O: Observer>(
+    name: &str,
+    game: &G,
+    state: &G::State,
+    spec: &ply_core::registry::GameSpec,
+    request: &Request,
+    stop: &mut O,
+) -> Result<PuctTraceReport, Error> {
+    let wrong = [
+        ("depth", request.depth.is_some()),
+        ("iterations", request.iterations.is_some()),
+        ("star1", request.star1),
+        ("dot", request.dot),
+    ]
+    .into_iter()
+    .find(|f| f.1);
+    if let Some((which, _)) = wrong {
+        return Err(Error::input(format!(
+            "{} does not apply to a PUCT trace (it takes {}, {}, {} and {})",
+            field(which),
+            field("simulations"),
+            field("net"),
+            field("c"),
+            field("seed")
+        )));
+    }
+    learnable::<G>(spec)?;
+    let n = request.simulations.unwrap_or(1);
+    if n > PUCT_TRACE_SIMULATIONS {
+        return Err(Error::input(format!(
+            "{} must be from 0 to {PUCT_TRACE_SIMULATIONS} in a PUCT trace (the simulation shown is the last)",
+            field_is("simulations", n)
+        )));
+    }
+    let c = exploration(request, PUCT_C)?;
+    if game.is_terminal(state) {
+        return Err(Error::input(
+            "the game is over at this position: there is nothing to search",
+        ));
+    }
+    let net = crate::learned::network(game, spec, request.net.as_deref())?;
+    let options = PuctOptions {
+        simulations: n,
+        c,
+        batch: 1,
+        noise: None,
+        seed: request.seed.unwrap_or(1),
+    };
+    crate::learned::trace(name, game, state, &options, &net, stop)
 }

@@ -24,6 +24,7 @@ mod compare;
 mod explore;
 mod list;
 mod mcts_trace;
+mod puct_trace;
 mod show;
 mod solve;
 mod threat;
@@ -36,6 +37,7 @@ pub use compare::*;
 pub use explore::*;
 pub use list::*;
 pub use mcts_trace::*;
+pub use puct_trace::*;
 pub use show::*;
 pub use solve::*;
 pub use threat::*;
@@ -60,6 +62,9 @@ pub enum Report {
     /// `trace --algo mcts`.
     #[serde(rename = "mcts_trace")]
     MctsTrace(MctsTraceReport),
+    /// `trace --algo puct`.
+    #[serde(rename = "puct_trace")]
+    PuctTrace(PuctTraceReport),
     /// `trace --dot`.
     Dot(DotReport),
     /// `show`.
@@ -82,6 +87,7 @@ impl fmt::Display for Report {
             Report::Compare(r) => r.fmt(f),
             Report::Trace(r) => r.fmt(f),
             Report::MctsTrace(r) => r.fmt(f),
+            Report::PuctTrace(r) => r.fmt(f),
             Report::Dot(r) => r.fmt(f),
             Report::Show(r) => r.fmt(f),
             Report::Count(r) => r.fmt(f),
