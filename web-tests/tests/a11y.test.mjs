@@ -12,6 +12,7 @@ const PAGES = [
   ["home", "/", null],
   ["tree", "/tree?tree=((3 12 8) (2 4 6) (14 5 2))&algo=alphabeta&step=end", null],
   ["mcts", "/mcts?iterations=1000&phase=1", null],
+  ["mcts-puct", "/mcts?algo=puct&simulations=100&phase=2", null],
   ["compare", "/compare?game=tictactoe&position=XO.X..O..", (p) => p.getByTestId("verdict").filter({ hasText: "agree" }).waitFor()],
   ["tictactoe", "/play/tictactoe?position=XO.X..O..", (p) => statusMatching(p, /your move/)],
   ["connect4", "/play/connect4?position=4453", (p) => statusMatching(p, /your move/)],

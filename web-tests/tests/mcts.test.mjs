@@ -28,7 +28,7 @@ test("the lesson's figure: after 1,000 iterations (seed 1) the centre has 856 vi
   try {
     await t.page.evaluate(() => window.ready);
     assert.equal(await t.page.getByTestId("position").inputValue(), LESSON);
-    await t.page.getByTestId("run-1000").click();
+    await t.page.getByTestId("run-medium").click();
     await settle(t.page);
     assert.equal(await t.page.getByTestId("iteration").getAttribute("data-iteration"), "1000");
     const centre = t.page.locator("[data-square='4']");
@@ -177,6 +177,92 @@ test("a position the game refuses is named, and clears the tree it replaced", as
     assert.match(await t.page.getByTestId("message").textContent(), /position/);
     assert.equal(await t.page.locator("[data-node]").count(), 0);
     assert.equal(await t.page.locator("[data-testid=moves]").count(), 0);
+    assert.deepEqual(t.errors, []);
+  } finally {
+    await t.done();
+  }
+});
+
+/** `ply trace GAME --algo puct --simulations N --json`. */
+function puctTrace(game, position, simulations) {
+  const args = ["trace", game, "--algo", "puct", "--simulations", String(simulations), "--json"];
+  if (position) args.push("--position", position);
+  return JSON.parse(execFileSync(bin, args, { encoding: "utf8" }));
+}
+
+test("PUCT in the lab: the network's priors before any simulation, one simulation step by step, the CLI's numbers after 100", async () => {
+  const t = await open("/mcts?algo=puct");
+  try {
+    await t.page.evaluate(() => window.ready);
+    const at = async () => [
+      Number(await t.page.getByTestId("iteration").getAttribute("data-iteration")),
+      Number(await t.page.locator("#phases").getAttribute("data-phase")),
+    ];
+    assert.deepEqual(await at(), [0, 0]);
+    assert.equal(await t.page.getByTestId("c").inputValue(), "1.5");
+    // Before any simulation each root move shows the network's prior.
+    const zero = puctTrace("tictactoe", LESSON, 0);
+    for (const child of zero.tree.children) {
+      const node = t.page.locator(`[data-node="${child.move}"]`);
+      assert.equal(Number(await node.getAttribute("data-prior")), child.prior);
+      assert.equal(await node.getAttribute("data-visits"), "0");
+    }
+    assert.match(await t.page.getByTestId("explain").textContent(), /policy/);
+    // Simulation 1: selection by Q + U, the highest-prior move followed.
+    const one = puctTrace("tictactoe", LESSON, 1).simulation;
+    await t.page.keyboard.press("ArrowRight");
+    await settle(t.page);
+    assert.deepEqual(await at(), [1, 1]);
+    const rows = await t.page.$$eval("[data-testid=puct] tr[data-move]", (rs) => rs.map((r) => ({ move: r.dataset.move, chosen: r.className === "chosen" })));
+    assert.deepEqual(rows.filter((r) => r.chosen).map((r) => r.move), [one.selection[0].chosen]);
+    // Expansion: the leaf's moves join the tree at once, with their priors.
+    await t.page.keyboard.press("ArrowRight");
+    await settle(t.page);
+    assert.deepEqual(await at(), [1, 2]);
+    const fresh = await t.page.$$eval(".node.new", (ns) => ns.map((n) => [n.dataset.node, Number(n.dataset.prior)]));
+    assert.deepEqual(fresh, one.priors.map((p) => [`${one.node}.${p.move}`, p.prior]));
+    await t.page.keyboard.press("ArrowRight");
+    await settle(t.page);
+    assert.match(await t.page.getByTestId("explain").textContent(), /no playout/);
+    await t.shot("puct-evaluation");
+    await t.page.keyboard.press("ArrowRight");
+    await settle(t.page);
+    assert.deepEqual(await at(), [1, 4]);
+    assert.equal(await t.page.locator(`[data-node="${one.node}"]`).getAttribute("data-visits"), "1");
+    // +100: the root's moves are the CLI's, priors and all.
+    await t.page.getByTestId("run-medium").click();
+    await settle(t.page);
+    assert.equal(await t.page.getByTestId("iteration").getAttribute("data-iteration"), "101");
+    const expected = puctTrace("tictactoe", LESSON, 101).moves.map(({ move, visits, prior }) => ({ move, visits, prior }));
+    const got = await t.page.$$eval("[data-testid=moves] tr[data-move]", (rs) => rs.map((r) => ({ move: r.dataset.move, visits: Number(r.dataset.visits), prior: Number(r.dataset.prior) })));
+    assert.deepEqual(got, expected);
+    await t.shot("puct-101");
+    // Back to MCTS: every game again, its own c.
+    await t.page.getByTestId("algo").selectOption("mcts");
+    await settle(t.page);
+    assert.equal(await t.page.getByTestId("c").inputValue(), "1.414");
+    assert.ok(await t.page.locator("#game option[value=chess]").count() === 1);
+    assert.deepEqual(t.errors, []);
+  } finally {
+    await t.done();
+  }
+});
+
+test("PUCT in the lab offers only the games with a network, and Connect Four agrees with the CLI", async () => {
+  const t = await open("/mcts?algo=puct&game=connect4&simulations=30&phase=1");
+  try {
+    await t.page.evaluate(() => window.ready);
+    const offered = await t.page.$$eval("#game option", (os) => os.map((o) => o.value));
+    const networks = (await (await fetch(t.url + "/api/games")).json()).games.filter((g) => g.network).map((g) => g.name);
+    assert.deepEqual(offered, networks);
+    const r = puctTrace("connect4", null, 30).simulation;
+    const shown = await t.page.$$eval("[data-testid=puct]", (ts) => ts.map((tb) => [...tb.rows].slice(1).map((row) => row.cells[5].textContent)));
+    assert.equal(shown.length, r.selection.length);
+    for (const [i, s] of r.selection.entries()) {
+      // Q + U to four places, with the page's minus sign.
+      assert.deepEqual(shown[i], s.children.map((c) => (c.score < 0 ? "−" : "+") + Math.abs(c.score).toFixed(4)));
+    }
+    await t.shot("puct-connect4-selection");
     assert.deepEqual(t.errors, []);
   } finally {
     await t.done();
