@@ -383,7 +383,7 @@ fn check_learning<G: Searchable>(
     moves: &[G::Move],
     summary: &mut Summary,
 ) -> Result<(), String> {
-    if !G::LEARNABLE {
+    if !game.learnable() {
         return Ok(());
     }
     let [p, h, w] = game.planes();
@@ -814,7 +814,7 @@ impl<M: Copy + Eq> Solver<M> {
                 ));
             }
             summary.values += 1;
-            if G::LEARNABLE {
+            if game.learnable() {
                 for sym in 1..game.symmetries() {
                     let image = game.symmetric_state(s, sym);
                     let Some(u) = Self::solve(&mut self.plain, self.nodes, game, &image) else {

@@ -583,9 +583,16 @@ pub trait Impartial: Game {
 /// and rotations) multiply the training data: a position and its image
 /// have the same value, and the image of a good move is a good move.
 pub trait Learn: Game {
-    /// Whether the game can be learned; `false` (the default): the
-    /// learned searches and `ply learn` refuse it.
+    /// Whether every game of the type can be learned; `false` (the
+    /// default): the learned searches and `ply learn` refuse it.
     const LEARNABLE: bool = false;
+
+    /// Whether this game can be learned: [`Learn::LEARNABLE`] for a type
+    /// whose games all can or all cannot; a game written in Python can
+    /// when it has an `encode`.
+    fn learnable(&self) -> bool {
+        Self::LEARNABLE
+    }
 
     /// The input's shape: `[planes, height, width]`.
     fn planes(&self) -> [usize; 3] {

@@ -10,7 +10,7 @@ use crate::net::Network;
 /// error in the user's terms where it does not (a network trained for
 /// another game or board).
 pub fn check_fits<G: Learn>(game: &G, network: &Network) -> Result<(), String> {
-    if !G::LEARNABLE {
+    if !game.learnable() {
         return Err("this game cannot be learned: it says nothing of how a network sees it".into());
     }
     let (planes, policy) = (game.planes(), game.policy_size());

@@ -13,6 +13,7 @@
 //! the search; a Python game's functions take the GIL call by call.
 
 mod pygame;
+mod pylearn;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -178,6 +179,65 @@ fn search_game(
     report.map(|r| json(&r)).map_err(py_error)
 }
 
+/// `ply.learn`: the AlphaZero loop (`ply learn`'s) on `game`, a game
+/// written in Python with `encode`, `action_index` and `policy_size`.
+/// `options` is a JSON object of the loop's numbers (the Python wrapper
+/// checks them; absent ones take tic-tac-toe's recipe). After each
+/// generation the network is saved to `out` and a line is printed to
+/// `sys.stderr` (unless `quiet`). Returns each generation's figures as
+/// JSON. Ctrl-C ends the games in play at once and stops the run, the
+/// last generation saved standing.
+#[pyfunction]
+fn learn_game(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    out: std::path::PathBuf,
+    options: &str,
+) -> PyResult<String> {
+    let game = PyGame::new(game)?;
+    if !ply_core::Learn::learnable(&game) {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "to be learned, a game needs encode(state) (the state as planes of numbers, [planes][rows][columns], from the view of the player to move), action_index(state, action) and policy_size",
+        ));
+    }
+    let o: serde_json::Value = serde_json::from_str(options)
+        .map_err(|e| PyValueError::new_err(format!("the options: {e}")))?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (settings, shape, quiet) = pylearn::settings(&game, &o, threads);
+    let network = ply_learn::Network::random(shape, settings.seed);
+    let mut figures = Vec::new();
+    let mut failure = None;
+    let stop = Arc::clone(&game.failed);
+    let ran = on_search_thread(py, &stop, || {
+        let mut progress = |p: ply_learn::learn::Progress<'_, PyState>| {
+            if let ply_learn::learn::Progress::Generation(g, net, _) = p {
+                if game.failed.load(Ordering::Relaxed) {
+                    return;
+                }
+                let line = pylearn::generation_json(g);
+                if let Err(e) = pylearn::save(net, g, &out) {
+                    failure = Some(e);
+                    game.failed.store(true, Ordering::Relaxed);
+                }
+                if !quiet {
+                    pylearn::say(g, settings.generations);
+                }
+                figures.push(line);
+            }
+        };
+        let start = ply_learn::learn::Start::new();
+        ply_learn::learn::learn(&game, network, &settings, start, &stop, &mut progress);
+    });
+    ran?;
+    if let Some(e) = game.take_error() {
+        return Err(e);
+    }
+    if let Some(e) = failure {
+        return Err(PyRuntimeError::new_err(e));
+    }
+    Ok(serde_json::Value::Array(figures).to_string())
+}
+
 /// The built-in games and the algorithms: what `ply list --json` prints.
 #[pyfunction]
 fn games() -> String {
@@ -190,6 +250,7 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(search_game, m)?)?;
+    m.add_function(wrap_pyfunction!(learn_game, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -19,6 +19,8 @@ use ply_core::{Evaluation, Game, MaxScore, Notation, ParseError, Player, no_hook
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::pylearn::Learning;
+
 /// How many moves have `result` checked for changing the state it was
 /// given (by comparing its `repr` before and after): a game that does it
 /// does it from the first move, and the check costs two `repr`s.
@@ -37,6 +39,8 @@ pub struct Inner {
     player: OnceLock<Player>,
     actions: OnceLock<Vec<Py<PyAny>>>,
     terminal: OnceLock<bool>,
+    /// Its actions' places in a network's policy (`action_index`).
+    indices: OnceLock<Vec<usize>>,
     /// The player after the move into this state (the other one), for a
     /// terminal state: see [`Game::to_move`] for [`PyGame`].
     after_move: Option<Player>,
@@ -54,8 +58,19 @@ impl PyState {
             player: OnceLock::new(),
             actions: OnceLock::new(),
             terminal: OnceLock::new(),
+            indices: OnceLock::new(),
             after_move: mover.map(Player::opponent),
         }))
+    }
+
+    /// The Python object.
+    pub(crate) fn obj(&self) -> &Py<PyAny> {
+        &self.0.obj
+    }
+
+    /// Its actions' policy indices, once asked.
+    pub(crate) fn indices(&self) -> &OnceLock<Vec<usize>> {
+        &self.0.indices
     }
 }
 
@@ -138,7 +153,7 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
-fn repr(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn repr(obj: &Bound<'_, PyAny>) -> String {
     obj.repr()
         .map(|r| r.to_string())
         .unwrap_or_else(|_| "<unprintable>".into())
@@ -167,6 +182,8 @@ pub struct PyGame {
     plays: AtomicU64,
     /// Python's `sorted`, for a set of actions.
     sorted: Py<PyAny>,
+    /// How a network sees it, when it has `encode`.
+    learning: Option<Learning>,
 }
 
 impl PyGame {
@@ -187,7 +204,7 @@ impl PyGame {
                 .filter(|f| f.is_callable())
                 .map(Bound::unbind)
         };
-        let game = PyGame {
+        let mut game = PyGame {
             initial_state: get("initial_state")?,
             player: get("player")?,
             actions: get("actions")?,
@@ -202,8 +219,23 @@ impl PyGame {
             failed: Arc::new(AtomicBool::new(false)),
             plays: AtomicU64::new(0),
             sorted: obj.py().import("builtins")?.getattr("sorted")?.unbind(),
+            learning: None,
+        };
+        game.learning = if optional("encode").is_some() {
+            let start = game.initial_state();
+            if let Some(e) = game.take_error() {
+                return Err(e);
+            }
+            Learning::read(obj, start.obj().bind(obj.py()))?
+        } else {
+            None
         };
         Ok(game)
+    }
+
+    /// How a network sees the game, if it can.
+    pub(crate) fn learning(&self) -> Option<&Learning> {
+        self.learning.as_ref()
     }
 
     /// The exception that stopped the search, if one did.
@@ -212,7 +244,7 @@ impl PyGame {
     }
 
     /// Keeps the first error and raises the stop flag.
-    fn fail(&self, e: PyErr) {
+    pub(crate) fn fail(&self, e: PyErr) {
         let mut slot = self.error.lock().expect("no panic holds the lock");
         if slot.is_none() {
             *slot = Some(e);
@@ -220,7 +252,7 @@ impl PyGame {
         self.failed.store(true, Ordering::Relaxed);
     }
 
-    fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.failed.load(Ordering::Relaxed)
     }
 
@@ -254,7 +286,7 @@ impl PyGame {
     /// alpha-beta's node count, does not depend on how Python happens to
     /// lay out a set: the CS50 module's set of `(i, j)` is tried row by
     /// row, as the textbook counts (18,297 nodes on the empty board).
-    fn actions_of<'a>(&self, state: &'a PyState) -> &'a [Py<PyAny>] {
+    pub(crate) fn actions_of<'a>(&self, state: &'a PyState) -> &'a [Py<PyAny>] {
         state.0.actions.get_or_init(|| {
             self.call(&self.actions, &state.0.obj, Vec::new(), |r| {
                 let py = r.py();
@@ -557,7 +589,8 @@ impl Evaluation for PyGame {
     }
 }
 
-no_hooks!(PyGame: Shortcuts, EngineHooks, Chance, Playouts, Impartial, Learn);
+// Learn is the game's own when it has `encode` (crate::pylearn).
+no_hooks!(PyGame: Shortcuts, EngineHooks, Chance, Playouts, Impartial);
 
 impl Notation for PyGame {
     fn parse_position(&self, _text: &str) -> Result<PyState, ParseError> {

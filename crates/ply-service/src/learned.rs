@@ -85,6 +85,12 @@ fn read(spec: &GameSpec, path: Option<&str>) -> Result<ply_learn::Network, Error
         ),
         None => match ply_learn::builtin(spec.name) {
             Some(b) => (b.to_vec(), format!("the built-in {} network", spec.name)),
+            None if spec.name == crate::plan::PYTHON => {
+                return Err(Error::input(format!(
+                    "a game written in Python has no built-in network: give {}, a file ply.learn(game, out) saved",
+                    field("net")
+                )));
+            }
             None => {
                 return Err(Error::input(format!(
                     "{} has no built-in network: give {} (a file `ply learn {}` saves)",
@@ -97,12 +103,16 @@ fn read(spec: &GameSpec, path: Option<&str>) -> Result<ply_learn::Network, Error
     };
     let network = ply_learn::Network::from_bytes(&bytes)
         .map_err(|e| Error::input(format!("{}: {name}: {e}", field("net"))))?;
+    // A game written in Python has no name of its own to check: any
+    // network its shape fits will do (one of a built-in game it copies).
     match network.about.get("ply.game") {
-        Some(g) if g != spec.name => Err(Error::input(format!(
-            "{}: {name} is a network for {g}, not {}",
-            field("net"),
-            spec.name
-        ))),
+        Some(g) if g != spec.name && spec.name != crate::plan::PYTHON => {
+            Err(Error::input(format!(
+                "{}: {name} is a network for {g}, not {}",
+                field("net"),
+                spec.name
+            )))
+        }
         _ => Ok(network),
     }
 }

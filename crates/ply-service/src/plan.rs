@@ -368,9 +368,17 @@ fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
     }))
 }
 
+/// The name a game written in Python is registered under (its spec's).
+pub(crate) const PYTHON: &str = "python";
+
 /// Refuses PUCT on a game no network can see.
-pub(crate) fn learnable<G: ply_core::Learn>(info: &GameSpec) -> Result<(), Error> {
-    if !G::LEARNABLE {
+pub(crate) fn learnable<G: ply_core::Learn>(game: &G, info: &GameSpec) -> Result<(), Error> {
+    if !game.learnable() && info.name == PYTHON {
+        return Err(Error::input(
+            "puct needs a network, which sees a game written in Python through its encode(state), action_index(state, action) and policy_size: give the game those (see ply.learn)",
+        ));
+    }
+    if !game.learnable() {
         return Err(Error::input(format!(
             "{} has no network: puct searches games a network can see (tictactoe, connect4); use {} for the others",
             info.name,
@@ -387,7 +395,7 @@ fn puct_plan<G: ply_core::Learn>(
     game: &G,
     info: &GameSpec,
 ) -> Result<Plan, Error> {
-    learnable::<G>(info)?;
+    learnable(game, info)?;
     let given = first_given(&[
         ("depth", request.depth.is_some()),
         ("time_ms", request.time_ms.is_some()),

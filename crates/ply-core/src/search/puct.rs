@@ -670,6 +670,12 @@ impl<G: Game + Chance> Puct<G> {
         let n = &mut self.nodes[index as usize];
         n.first = first;
         n.count = moves.len() as u32;
+        if moves.is_empty() && n.end.is_none() {
+            // No move, yet the game is not over (a broken game, or one
+            // written in Python that raised): the line ends here, even,
+            // rather than leave a node that selection cannot pass.
+            n.end = Some(0.0);
+        }
     }
 
     /// Takes back the pending visits of the path to `index`.

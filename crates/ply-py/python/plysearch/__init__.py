@@ -46,7 +46,7 @@ from .types import (
 
 __all__ = [
     "games", "solve", "analyze", "compare", "count", "perft", "show", "trace",
-    "best_move", "trace_game", "trace_mcts", "trace_puct", "Report", "Algo", "Game", "__version__",
+    "best_move", "trace_game", "trace_mcts", "trace_puct", "learn", "Report", "Algo", "Game", "__version__",
 ]
 __version__: str = _ply.__version__
 
@@ -416,6 +416,71 @@ def best_move(
         if str(action) == chosen:
             return action
     raise RuntimeError(f"the best move {chosen!r} is not among actions(state)")
+
+
+def learn(
+    game: Game,
+    out: Union[str, "os.PathLike[str]"],
+    *,
+    generations: int = 50,
+    games: int = 100,
+    simulations: int = 50,
+    channels: int = 32,
+    blocks: int = 2,
+    steps: int = 100,
+    minibatch: int = 128,
+    window: int = 4,
+    learning_rate: float = 2e-3,
+    match_games: int = 10,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    quiet: bool = False,
+) -> List[Dict[str, Any]]:
+    """Teach a network to play a game written in Python by self-play (AlphaZero), as ``ply learn`` does.
+
+    The game needs three things beyond the six functions:
+    ``encode(state)``, the state as planes of numbers
+    (``[planes][rows][columns]``, the same shape for every state) from the
+    view of the player to move (their pieces in the first plane, say);
+    ``action_index(state, action)``, each action's place among the
+    network's outputs (from 0); and ``policy_size``, how many places.
+
+    Each generation plays ``games`` games against itself (PUCT at
+    ``simulations`` per move, on ``threads`` threads: every core by
+    default), trains ``steps`` minibatches on the last ``window``
+    generations' positions, and plays ``match_games`` against the previous
+    network and against plain MCTS. The network (``channels`` wide,
+    ``blocks`` residual blocks) is saved to ``out`` after each generation;
+    search with it by ``solve(game, algo="puct", net=out)``. A line per
+    generation goes to ``sys.stderr`` unless ``quiet``. Returns each
+    generation's figures (losses, scores, positions per second). The
+    defaults are tic-tac-toe's (``ply learn tictactoe``). Ctrl-C stops the
+    run; the last generation saved stands.
+    """
+    counts = dict(generations=generations, games=games, simulations=simulations, channels=channels,
+                  steps=steps, minibatch=minibatch, window=window)
+    for name, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name}= must be a whole number (an int), not {type(value).__name__}")
+        if value < 1:
+            raise ValueError(f"{name}={value} must be at least 1")
+    for name, value in dict(blocks=blocks, match_games=match_games, seed=seed).items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name}= must be a whole number (an int), not {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"{name}={value} must be at least 0")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads={threads!r} must be a whole number of at least 1")
+    if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)) \
+            or not 0 < learning_rate <= 1:
+        raise ValueError(f"learning_rate={learning_rate!r} must be a number above 0 and at most 1")
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out= must be a file's path (a str or a Path), not {type(out).__name__}")
+    options: Dict[str, Any] = dict(counts, blocks=blocks, match_games=match_games, seed=seed,
+                                   learning_rate=float(learning_rate), quiet=bool(quiet))
+    if threads is not None:
+        options["threads"] = threads
+    return cast(List[Dict[str, Any]], json.loads(_ply.learn_game(game, os.fspath(out), json.dumps(options))))
 
 
 def count(game: str, position: Optional[str] = None, *, moves: Optional[Sequence[Any]] = None,

@@ -12,3 +12,6 @@ def games() -> str:
 
 def search_game(game: Any, command: str, request: str, state: Optional[Any] = ..., moves: Optional[List[Any]] = ...) -> str:
     """Runs solve/analyze/compare/trace on a game written in Python; the report's JSON."""
+
+def learn_game(game: Any, out: str, options: str) -> str:
+    """The AlphaZero loop on a game written in Python with encode/action_index/policy_size; each generation's figures as JSON."""

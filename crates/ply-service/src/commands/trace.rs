@@ -335,7 +335,7 @@ pub fn puct_trace_report<G: Notation + Searchable, O: Observer>(
             field("seed")
         )));
     }
-    learnable::<G>(spec)?;
+    learnable(game, spec)?;
     let n = request.simulations.unwrap_or(1);
     if n > PUCT_TRACE_SIMULATIONS {
         return Err(Error::input(format!(

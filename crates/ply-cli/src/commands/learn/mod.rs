@@ -217,7 +217,7 @@ impl GameVisitor for Learn<'_> {
     type Output = CliResult;
     fn visit<G: Registered>(self, game: G, spec: &'static GameSpec) -> CliResult {
         let a = self.0;
-        if !G::LEARNABLE {
+        if !game.learnable() {
             return Err(CliError::input(format!(
                 "{} cannot be learned: it does not say how a network sees its positions (games that can: tictactoe, connect4)",
                 spec.name
