@@ -336,3 +336,71 @@ pub fn puct_accuracy<G: Learn + ply_core::Chance>(
     );
     right.iter().filter(|&&r| r).count() as f64 / graded.len().max(1) as f64
 }
+
+/// PUCT over `network` at `simulations` playing either side from every
+/// `graded` position against perfect play (the first optimal move of each
+/// position, so `graded` must hold every position the games reach): the
+/// games played and the positions (in the game's notation, with the side
+/// PUCT played) where it ended worse than the position's value for its
+/// side. PUCT is deterministic without noise, so its move in each position
+/// is searched once, on `threads` threads.
+pub fn puct_against_perfect<G: Learn + ply_core::Chance + Notation>(
+    game: &G,
+    network: &Network,
+    graded: &[Graded<G::State, G::Move>],
+    simulations: u64,
+    threads: usize,
+) -> (usize, Vec<String>) {
+    use std::collections::HashMap;
+    let options = PuctOptions {
+        simulations,
+        batch: 8,
+        ..PuctOptions::default()
+    };
+    let by_state: HashMap<&G::State, &Graded<G::State, G::Move>> =
+        graded.iter().map(|g| (&g.state, g)).collect();
+    let moves = crate::learn::parallel(
+        graded.len(),
+        threads,
+        |i| {
+            let mut tree = Puct::new(game, &graded[i].state, options);
+            tree.run(game, &mut NetEvaluator::new(network)).best_move
+        },
+        &mut |_, _| {},
+    );
+    let puct: HashMap<&G::State, Option<G::Move>> =
+        graded.iter().map(|g| &g.state).zip(moves).collect();
+    let mut games = 0;
+    let mut worse = Vec::new();
+    for start in graded {
+        for side in [ply_core::Player::Max, ply_core::Player::Min] {
+            let mut s = start.state.clone();
+            while !game.is_terminal(&s) {
+                let mv = if game.to_move(&s) == side {
+                    puct.get(&s).copied().flatten()
+                } else {
+                    by_state.get(&s).and_then(|g| g.optimal.first().copied())
+                };
+                let Some(mv) = mv else {
+                    panic!("a position PUCT or perfect play reaches is not graded");
+                };
+                s = game.play(&s, mv);
+            }
+            let got = side.sign() * game.utility(&s).0.signum();
+            let value = if game.to_move(&start.state) == side {
+                start.outcome
+            } else {
+                -start.outcome
+            };
+            if got < value {
+                worse.push(format!(
+                    "{} ({})",
+                    game.format_position(&start.state),
+                    side.name()
+                ));
+            }
+            games += 1;
+        }
+    }
+    (games, worse)
+}

@@ -3,16 +3,14 @@
 //! from random weights, and supervised learning from the solver's grades
 //! (checked first against plain minimax).
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use ply_core::search::puct::{Puct, PuctOptions};
 use ply_core::{Game, Learn, Notation};
 use ply_games::tictactoe::TicTacToe;
 use ply_learn::grade::{self, Graded};
-use ply_learn::learn::{LearnOptions, Start, learn, parallel, recipe};
+use ply_learn::learn::{LearnOptions, Start, learn, recipe};
 use ply_learn::supervised::{FitOptions, FitProgress, fit, random_positions, sample};
-use ply_learn::{NetEvaluator, Network, Shape, builtin, check_fits};
+use ply_learn::{Network, Shape, builtin, check_fits};
 
 type Board = <TicTacToe as Game>::State;
 
@@ -51,53 +49,7 @@ fn the_committed_network_alone_plays_optimal_moves() {
 #[test]
 fn puct_over_the_committed_network_keeps_the_values() {
     let g = TicTacToe::classic();
-    let net = committed();
-    let graded = graded(&g);
-    let by_state: HashMap<Board, &Graded<Board, u8>> =
-        graded.iter().map(|gr| (gr.state, gr)).collect();
-    let options = PuctOptions {
-        simulations: 100,
-        batch: 8,
-        ..PuctOptions::default()
-    };
-    let moves = parallel(
-        graded.len(),
-        2,
-        |i| {
-            let mut tree = Puct::new(&g, &graded[i].state, options);
-            tree.run(&g, &mut NetEvaluator::new(&net))
-                .best_move
-                .unwrap()
-        },
-        &mut |_, _| {},
-    );
-    let puct: HashMap<Board, u8> = graded.iter().map(|gr| gr.state).zip(moves).collect();
-    let mut games = 0;
-    let mut worse = Vec::new();
-    for start in &graded {
-        for side in [ply_core::Player::Max, ply_core::Player::Min] {
-            let mut s = start.state;
-            while !g.is_terminal(&s) {
-                let mv = if g.to_move(&s) == side {
-                    puct[&s]
-                } else {
-                    by_state[&s].optimal[0]
-                };
-                s = g.play(&s, mv);
-            }
-            let got = side.sign() * g.utility(&s).0.signum();
-            let mover = g.to_move(&start.state);
-            let value = if mover == side {
-                start.outcome
-            } else {
-                -start.outcome
-            };
-            if got < value {
-                worse.push(g.format_position(&start.state));
-            }
-            games += 1;
-        }
-    }
+    let (games, worse) = grade::puct_against_perfect(&g, &committed(), &graded(&g), 100, 2);
     assert_eq!(games, 9_040);
     assert!(worse.len() <= 1, "worse than the value from {worse:?}");
 }
