@@ -170,8 +170,14 @@ pub struct Network {
     pub about: HashMap<String, String>,
 }
 
-/// The device every network here runs on: burn's pure-Rust CPU backend.
-pub fn cpu() -> Device {
+/// The device every network here runs on: burn's pure-Rust CPU backend;
+/// with the `cuda` feature, burn's default device, which is the first CUDA
+/// GPU (the `BURN_DEVICE` variable picks another of the compiled ones).
+/// One function, so that weights, inputs and training meet on one device.
+pub fn device() -> Device {
+    #[cfg(feature = "cuda")]
+    return Device::default();
+    #[cfg(not(feature = "cuda"))]
     Device::flex()
 }
 
@@ -183,7 +189,7 @@ impl Network {
         // the weights must not interleave with another thread's.
         static DRAWING: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let _alone = DRAWING.lock().unwrap_or_else(|e| e.into_inner());
-        let device = cpu();
+        let device = device();
         device.seed(seed);
         let network = Network {
             net: Net::new(&shape, &device),
@@ -199,7 +205,7 @@ impl Network {
     /// each), the policy's logits and the value.
     pub fn run(&self, inputs: Vec<f32>, batch: usize) -> (Vec<f32>, Vec<f32>) {
         let [p, h, w] = self.shape.planes;
-        let x = Tensor::<4>::from_data(TensorData::new(inputs, [batch, p, h, w]), &cpu());
+        let x = Tensor::<4>::from_data(TensorData::new(inputs, [batch, p, h, w]), &device());
         let (logits, values) = self.net.forward(x);
         (floats(logits), floats(values))
     }
@@ -223,7 +229,7 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let meta = metadata(bytes)?;
         let shape = Shape::from_metadata(&meta)?;
-        let mut net = Net::new(&shape, &cpu());
+        let mut net = Net::new(&shape, &device());
         let mut store = SafetensorsStore::from_bytes(Some(bytes.to_vec()));
         let applied = net
             .load_from(&mut store)

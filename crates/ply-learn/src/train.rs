@@ -11,7 +11,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use ply_core::Learn;
 
-use crate::net::{Net, Network, Shape, cpu, floats};
+use crate::net::{Net, Network, Shape, device, floats};
 use crate::selfplay::Sample;
 
 /// A network being trained: its weights with gradients, and Adam's state.
@@ -51,7 +51,7 @@ const WEIGHT_DECAY: f32 = 1e-4;
 impl Trainer {
     /// Training starts from `network`'s weights.
     pub fn new(network: &Network, learning_rate: f64) -> Trainer {
-        let device = cpu().autodiff();
+        let device = device().autodiff();
         Trainer {
             net: Some(network.net.clone().to_device(&device).train()),
             optimizer: AdamConfig::new()
@@ -66,7 +66,7 @@ impl Trainer {
     /// The weights as they are now, for play.
     pub fn network(&self) -> Network {
         Network {
-            net: self.weights().valid().to_device(&cpu()),
+            net: self.weights().valid().to_device(&device()),
             shape: self.shape,
             about: Default::default(),
         }
