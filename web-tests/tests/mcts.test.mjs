@@ -134,14 +134,14 @@ test("selection follows the highest UCT value, and the formula's numbers are the
   }
 });
 
-test("at 390 px wide the MCTS lab and the home page do not scroll sideways", async () => {
-  for (const path of ["/mcts?iterations=1000", "/"]) {
+test("at 390 px wide the MCTS lab (both searches) and the home page do not scroll sideways", async () => {
+  for (const path of ["/mcts?iterations=1000", "/mcts?algo=puct&simulations=100&phase=1", "/"]) {
     const t = await open(path, { width: 390, height: 844 });
     try {
       await t.page.evaluate(() => window.ready);
       const width = await t.page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 390, `${path}: ${width} px wide`);
-      await t.shot(path === "/" ? "home-390" : "mcts-390");
+      await t.shot(path === "/" ? "home-390" : path.includes("puct") ? "puct-390" : "mcts-390");
     } finally {
       await t.done();
     }

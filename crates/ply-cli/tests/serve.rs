@@ -190,7 +190,9 @@ fn the_tree_lab_page() {
     }
     let (status, page) = server.request("GET", "/mcts", b"");
     assert_eq!(status, 200);
-    assert!(page.contains("/api/trace") && page.contains("algo: \"mcts\""));
+    // The lab traces both searches, each under its own count.
+    assert!(page.contains("/api/trace") && page.contains("<option value=\"puct\">"));
+    assert!(page.contains("field: \"iterations\"") && page.contains("field: \"simulations\""));
     let (status, page) = server.request("GET", "/play/tictactoe", b"");
     assert_eq!(status, 200);
     for hook in [
