@@ -10,7 +10,9 @@
 //! stack holds a line as deep as any search goes (a Python game's
 //! 30,000-ply line overflowed the caller's 8 MiB and killed the
 //! interpreter), while the caller waits without the GIL, so Ctrl-C stops
-//! the search; a Python game's functions take the GIL call by call.
+//! the search; a Python game's functions take the GIL call by call. A
+//! third, [`learn_game`], runs ply-learn's AlphaZero loop on a Python game
+//! that a network can see ([`pylearn`]) the same way.
 
 mod pygame;
 mod pylearn;

@@ -40,6 +40,17 @@ def test_a_python_game_reads_the_built_in_network_as_the_built_in_game(position)
         assert a["prior"] == pytest.approx(b["prior"], abs=1e-5)
 
 
+def test_a_python_games_puct_trace_is_the_built_in_games():
+    """trace_puct on the Python game over the built-in network: the same
+    steps, priors and value as the built-in game's trace."""
+    net = ROOT / "nets" / "tictactoe.safetensors"
+    mine = ply.trace_puct(Seen(), state=board(".OX..X..O"), simulations=5, net=net)["simulation"]
+    theirs = ply.trace_puct("tictactoe", ".OX..X..O", simulations=5)["simulation"]
+    assert [s["chosen"] for s in mine["selection"]] == [s["chosen"] for s in theirs["selection"]]
+    assert [p["move"] for p in mine["priors"]] == [p["move"] for p in theirs["priors"]]
+    assert mine["value"] == pytest.approx(theirs["value"], abs=1e-5)
+
+
 def test_learn_trains_and_saves_a_network_puct_then_plays_with(tmp_path, capsys):
     out = tmp_path / "mine.safetensors"
     figures = ply.learn(Seen(), out, generations=2, games=6, simulations=8, channels=8, blocks=1, steps=4,

@@ -355,10 +355,10 @@ def trace_mcts(game: Union[str, Game], position: Optional[str] = None, *, state:
     return cast(MctsTraceReport, _either("trace", game, position, state, moves, kw))
 
 
-def trace_puct(game: str, position: Optional[str] = None, *, moves: Optional[Sequence[Any]] = None,
-               params: Optional[Mapping[str, Any]] = None, simulations: int = 1,
-               net: Optional[Union[str, "os.PathLike[str]"]] = None, seed: Optional[int] = None,
-               c: Optional[float] = None) -> PuctTraceReport:
+def trace_puct(game: Union[str, Game], position: Optional[str] = None, *, state: Any = None,
+               moves: Optional[Sequence[Any]] = None, params: Optional[Mapping[str, Any]] = None,
+               simulations: int = 1, net: Optional[Union[str, "os.PathLike[str]"]] = None,
+               seed: Optional[int] = None, c: Optional[float] = None) -> PuctTraceReport:
     """Simulation ``simulations`` of PUCT (AlphaZero's search), step by step: ``ply trace GAME --algo puct --json``.
 
     The network (``net``, default the game's built-in one) first values
@@ -371,15 +371,19 @@ def trace_puct(game: str, position: Optional[str] = None, *, moves: Optional[Seq
     and its ``value`` from the network in place of MCTS's random playout.
     ``simulations=0`` shows the network's answer alone. ``tree`` is the top
     two levels, each node with its prior. For the games ``games()`` marks
-    ``network`` (tic-tac-toe, Connect Four).
+    ``network`` (tic-tac-toe, Connect Four), and games written in Python
+    with ``encode`` (then ``net`` is needed: see :func:`learn`).
 
     >>> r = ply.trace_puct("tictactoe", ".OX..X..O", simulations=1)
     >>> r["simulation"]["selection"][0]["chosen"]
     '4'
     """
-    kw = dict(position=position, moves=moves, params=params, algo="puct", simulations=simulations,
-              net=net, seed=seed, c=c)
-    return cast(PuctTraceReport, _builtin("trace", game, kw))
+    kw: Dict[str, Any] = dict(algo="puct", simulations=simulations, net=net, seed=seed, c=c)
+    if isinstance(game, str):
+        kw["params"] = params
+    elif params:
+        raise ValueError("params= is for built-in games; a Python game has its own")
+    return cast(PuctTraceReport, _either("trace", game, position, state, moves, kw))
 
 
 def best_move(
