@@ -216,7 +216,7 @@ fn learn_game(
                 if game.failed.load(Ordering::Relaxed) {
                     return;
                 }
-                let line = pylearn::generation_json(g);
+                let line = ply_service::learned::generation_json(g, None);
                 if let Err(e) = pylearn::save(net, g, &out) {
                     failure = Some(e);
                     game.failed.store(true, Ordering::Relaxed);

@@ -257,23 +257,6 @@ pub fn settings(
     (options, shape, quiet)
 }
 
-/// A generation's figures as Python gets them.
-pub fn generation_json(g: &ply_learn::learn::Generation) -> serde_json::Value {
-    serde_json::json!({
-        "generation": g.number,
-        "games": g.games,
-        "positions": g.positions,
-        "window": g.window,
-        "policy_loss": g.losses.policy,
-        "value_loss": g.losses.value,
-        "vs_previous": g.vs_previous,
-        "vs_mcts": g.vs_mcts,
-        "positions_per_second": g.positions_per_second,
-        "samples_per_second": g.samples_per_second,
-        "seconds": g.seconds,
-    })
-}
-
 /// Saves `network` to `out` (written beside it, then renamed), marked as
 /// a Python game's network of generation `g`.
 pub fn save(

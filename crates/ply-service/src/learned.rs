@@ -178,7 +178,6 @@ pub fn search<G: Learn + Chance + Notation, X: Control>(
     #[cfg(feature = "learn")]
     {
         use crate::control::Thinking;
-        use crate::report::mcts_moves;
         use ply_core::search::puct::Puct;
         use std::time::Instant;
         let start = Instant::now();
@@ -199,26 +198,16 @@ pub fn search<G: Learn + Chance + Notation, X: Control>(
             r = tree.run(game, &mut evaluator);
             done += r.simulations;
             if let Some(tell) = &tell {
-                let mut moves = mcts_moves(game, state, &as_mcts(&r.moves));
-                let priors: Vec<f32> = r.moves.iter().map(|m| m.prior).collect();
-                crate::report::set_priors(&mut moves, &priors);
                 tell(Thinking::Mcts {
                     iterations: done,
                     time_ms: start.elapsed().as_secs_f64() * 1e3,
-                    moves,
+                    moves: reported(game, state, &r),
                 });
             }
         }
         Searched {
             priors: r.moves.iter().map(|m| m.prior).collect(),
-            result: MctsResult {
-                best_move: r.best_move,
-                moves: as_mcts(&r.moves),
-                iterations: done,
-                tree_nodes: tree.size() as u64,
-                elapsed: start.elapsed(),
-                endless: false,
-            },
+            result: as_result(&r, done, tree.size(), start.elapsed()),
             root_value,
         }
     }
@@ -242,9 +231,7 @@ pub fn trace<G: Learn + Chance + Notation, O: ply_core::observe::Observer>(
 ) -> Result<crate::report::PuctTraceReport, Error> {
     #[cfg(feature = "learn")]
     {
-        use crate::report::{
-            Header, PuctTraceReport, TRACE_TREE_DEPTH, mcts_moves, set_priors, visits_on_board,
-        };
+        use crate::report::{Header, PuctTraceReport, TRACE_TREE_DEPTH, visits_on_board};
         use ply_core::search::SearchError;
         use ply_core::search::puct::Puct;
         let start = std::time::Instant::now();
@@ -270,17 +257,8 @@ pub fn trace<G: Learn + Chance + Notation, O: ply_core::observe::Observer>(
         let last = (n > 0).then(|| tree.simulate_traced(game, &mut evaluator));
         tree.set_simulations(0);
         let r = tree.run(game, &mut evaluator);
-        let result = MctsResult {
-            best_move: r.best_move,
-            moves: as_mcts(&r.moves),
-            iterations: n,
-            tree_nodes: tree.size() as u64,
-            elapsed: start.elapsed(),
-            endless: false,
-        };
-        let mut moves = mcts_moves(game, state, &result.moves);
-        let priors: Vec<f32> = r.moves.iter().map(|m| m.prior).collect();
-        set_priors(&mut moves, &priors);
+        let result = as_result(&r, n, tree.size(), start.elapsed());
+        let moves = reported(game, state, &r);
         let network = describe(net);
         let algo = format!(
             "puct ({n} simulations, c={:.3}, one at a time; network: {network})",
@@ -302,6 +280,66 @@ pub fn trace<G: Learn + Chance + Notation, O: ply_core::observe::Observer>(
         let _ = (name, game, state, options, stop);
         match *net {}
     }
+}
+
+/// A generation of `ply learn` (or `ply.learn`) as its JSON line, the
+/// Connect Four grading's `accuracy` among its figures when there is one:
+/// one shape for the command line's `--json` and Python's answer.
+#[cfg(feature = "learn")]
+pub fn generation_json(
+    g: &ply_learn::learn::Generation,
+    accuracy: Option<serde_json::Value>,
+) -> serde_json::Value {
+    let mut line = serde_json::json!({
+        "generation": g.number,
+        "games": g.games,
+        "positions": g.positions,
+        "window": g.window,
+        "policy_loss": g.losses.policy,
+        "value_loss": g.losses.value,
+        "vs_previous": g.vs_previous,
+        "vs_mcts": g.vs_mcts,
+    });
+    let fields = line.as_object_mut().expect("an object");
+    if let Some(a) = accuracy {
+        fields.insert("accuracy".into(), a);
+    }
+    fields.insert("positions_per_second".into(), g.positions_per_second.into());
+    fields.insert("samples_per_second".into(), g.samples_per_second.into());
+    fields.insert("seconds".into(), g.seconds.into());
+    line
+}
+
+/// PUCT's answer as MCTS's result, after `iterations` simulations on a
+/// tree of `tree_nodes` nodes.
+#[cfg(feature = "learn")]
+fn as_result<M: Copy>(
+    r: &ply_core::search::puct::PuctResult<M>,
+    iterations: u64,
+    tree_nodes: usize,
+    elapsed: std::time::Duration,
+) -> MctsResult<M> {
+    MctsResult {
+        best_move: r.best_move,
+        moves: as_mcts(&r.moves),
+        iterations,
+        tree_nodes: tree_nodes as u64,
+        elapsed,
+        endless: false,
+    }
+}
+
+/// PUCT's root moves as MCTS's reports, each with its prior.
+#[cfg(feature = "learn")]
+fn reported<G: Notation>(
+    game: &G,
+    state: &G::State,
+    r: &ply_core::search::puct::PuctResult<G::Move>,
+) -> Vec<crate::report::MctsMoveReport> {
+    let mut moves = crate::report::mcts_moves(game, state, &as_mcts(&r.moves));
+    let priors: Vec<f32> = r.moves.iter().map(|m| m.prior).collect();
+    crate::report::set_priors(&mut moves, &priors);
+    moves
 }
 
 #[cfg(feature = "learn")]

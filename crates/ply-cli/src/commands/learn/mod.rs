@@ -370,20 +370,7 @@ fn bar(hidden: bool) -> ProgressBar {
 fn say(g: &Generation, accuracy: &[(&str, Accuracy)], json: bool) {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     if json {
-        let line = serde_json::json!({
-            "generation": g.number,
-            "games": g.games,
-            "positions": g.positions,
-            "window": g.window,
-            "policy_loss": g.losses.policy,
-            "value_loss": g.losses.value,
-            "vs_previous": g.vs_previous,
-            "vs_mcts": g.vs_mcts,
-            "accuracy": accuracy_json(accuracy),
-            "positions_per_second": g.positions_per_second,
-            "samples_per_second": g.samples_per_second,
-            "seconds": g.seconds,
-        });
+        let line = ply_service::learned::generation_json(g, Some(accuracy_json(accuracy)));
         println!("{line}");
         return;
     }
