@@ -8,10 +8,20 @@
 #
 # The browser needs /usr/bin/chromium: on Debian, as root, this script
 # installs it (apt-get install chromium); elsewhere it says what to do and
-# fails. PLY_SKIP_PYTHON=1 and PLY_SKIP_BROWSER=1 skip those parts.
+# fails. PLY_SKIP_PYTHON=1 and PLY_SKIP_BROWSER=1 skip those parts. Go's
+# scoring test needs GNU Go, installed the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target
+
+# GNU Go referees Go's scoring test (crates/ply-games/tests/go_gnugo.rs):
+# installed from Debian's package as root, like chromium below;
+# elsewhere the test says what to do (PLY_SKIP_GNUGO=1 skips it).
+if [ ! -x /usr/games/gnugo ] && ! command -v gnugo >/dev/null \
+   && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing Debian's gnugo for Go's scoring test"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnugo >/dev/null
+fi
 
 echo "== Rust tests (cargo test --workspace --release)"
 cargo test --workspace --release 2>&1 | tee target/test.log

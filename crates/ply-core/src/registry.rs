@@ -270,6 +270,10 @@ pub struct GameSpec {
     /// Whether `solve` defaults to the exact score search (null-window
     /// probes) rather than iterative deepening under a clock.
     pub exact_solver: bool,
+    /// Whether searches without a named algorithm run MCTS: games too big
+    /// to search to the end and without an evaluation worth a depth limit
+    /// (Go), where random playouts judge positions better than a guess.
+    pub mcts_default: bool,
 }
 
 impl GameSpec {
@@ -290,6 +294,7 @@ impl GameSpec {
             default_position: "",
             default_depth: None,
             exact_solver: false,
+            mcts_default: false,
         }
     }
 

@@ -28,6 +28,7 @@ ply_core::register_games!(
     coloring::Coloring,
     divisor::Divisor,
     gomoku::Gomoku,
+    go::Go,
     kuhn::Kuhn,
     leduc::Leduc,
 );

@@ -122,7 +122,9 @@ pub fn check_table(mib: usize) -> Result<(), Error> {
 /// The plan the search flags ask for on `state`. Without `--algo`: the
 /// engine (iterative deepening with every feature) for deterministic games,
 /// expectiminimax for games with chance, for `default_time_ms` unless
-/// `--time-ms` or `--depth` says otherwise.
+/// `--time-ms` or `--depth` says otherwise; CFR+ for hidden cards, the
+/// score search for an exact solver's game, MCTS for a game that asks
+/// for it (`mcts_default`: Go).
 pub fn configure<G: ply_core::Chance + ply_core::Impartial + ply_core::Learn>(
     request: &Request,
     game: &G,
@@ -146,6 +148,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial + ply_core::Learn>(
         None if G::HIDDEN => Algo::Cfr(Variant::Plus),
         None if chance => Algo::Expectiminimax,
         None if info.exact_solver || request.weak => Algo::Score,
+        None if info.mcts_default => Algo::Mcts,
         None => {
             refuse_mcts_fields(request, Algo::Id)?;
             return engine_plan(request, None, default_time_ms);

@@ -31,6 +31,9 @@ pub struct GameEntry {
     pub impartial: bool,
     /// Whether `solve` without `--algo` runs the exact score search.
     pub exact_solver: bool,
+    /// Whether searches without `--algo` run MCTS (Go).
+    #[serde(default)]
+    pub mcts_default: bool,
     /// Whether players hold cards the other cannot see: the CFR searches
     /// play it, the others refuse it.
     #[serde(default)]
@@ -92,6 +95,7 @@ impl From<&GameSpec> for GameEntry {
             chance,
             impartial,
             exact_solver: g.exact_solver,
+            mcts_default: g.mcts_default,
             hidden,
             network: crate::learned::has_network(g.name),
         }
@@ -122,6 +126,9 @@ impl fmt::Display for ListReport {
                 &g.default_position
             };
             writeln!(f, "    start:      {start}")?;
+            if g.mcts_default {
+                writeln!(f, "    search:     mcts unless --algo names another")?;
+            }
             if g.network {
                 writeln!(f, "    network:    built in (--algo puct)")?;
             }
