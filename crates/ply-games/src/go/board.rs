@@ -238,22 +238,20 @@ impl Board {
         })
     }
 
-    /// Whether `p` is an empty point whose play by `colour` captures
-    /// nothing and would not be suicide: cheaper than [`Board::outcome`]
-    /// where only that is asked.
-    pub fn quiet_and_safe(&self, p: usize, colour: u8) -> bool {
-        let mut breathes = false;
-        for q in self.neighbours(p) {
-            let c = self.colour(q);
-            if c == EMPTY {
-                breathes = true;
-            } else if c == colour {
-                breathes |= !self.in_atari(self.head(q));
-            } else if c != BORDER && self.in_atari(self.head(q)) {
-                return false;
-            }
-        }
-        breathes
+    /// Whether a neighbour of `p` is empty (a stone there has a liberty).
+    #[inline]
+    pub fn has_empty_neighbour(&self, p: usize) -> bool {
+        self.neighbours(p).into_iter().any(|q| self.colour(q) == EMPTY)
+    }
+
+    /// Whether a play of `colour` at `p` would capture: an opponent's
+    /// group beside it has one liberty (which is `p`).
+    #[inline]
+    pub fn captures(&self, p: usize, colour: u8) -> bool {
+        let enemy = opposite(colour);
+        self.neighbours(p)
+            .into_iter()
+            .any(|q| self.colour(q) == enemy && self.in_atari(self.head(q)))
     }
 
     /// Places a `colour` stone at the empty point `p` (the play must not

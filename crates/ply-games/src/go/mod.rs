@@ -492,12 +492,19 @@ impl Game for Go {
             return;
         }
         let colour = s.colour();
+        // A play that captures nothing adds a stone; while no earlier
+        // board held that many, it cannot repeat one, and then a point
+        // with an empty neighbour is legal without computing the board
+        // after it (most points, most of a game).
+        let fresh = s.board.stone_count() + 1 > s.most_stones;
         for &p in &self.points {
             let p = usize::from(p);
             if s.board.colour(p) != EMPTY {
                 continue;
             }
-            if let Some(o) = s.board.outcome(p, colour, &self.zobrist)
+            if fresh && s.board.has_empty_neighbour(p) && !s.board.captures(p, colour) {
+                moves.push(GoMove(p as u16));
+            } else if let Some(o) = s.board.outcome(p, colour, &self.zobrist)
                 && !s.repeats(o.hash, o.stones)
             {
                 moves.push(GoMove(p as u16));
