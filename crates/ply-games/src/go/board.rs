@@ -398,50 +398,19 @@ impl Board {
         enemy + border < 2
     }
 
-    /// Tromp–Taylor area: each colour's stones plus the empty points that
-    /// reach only that colour's stones. Returns (black, white).
-    pub fn area(&self) -> (i32, i32) {
-        let mut area = [self.stones[0] as i32, self.stones[1] as i32];
+    /// Calls `visit` with each empty region (its points) and the colour
+    /// that owns it: [`BLACK`] or [`WHITE`] when it reaches only that
+    /// colour's stones, [`EMPTY`] when it reaches both or neither. The
+    /// one flood fill of scoring, done at the end of a game only.
+    fn empty_regions(&self, mut visit: impl FnMut(&[usize], u8)) {
         let mut seen = vec![false; self.cells.len()];
-        let mut stack = Vec::new();
+        let mut region = Vec::new();
         for start in 0..self.cells.len() {
             if self.colour(start) != EMPTY || seen[start] {
                 continue;
             }
-            let (mut points, mut touches) = (0, 0u8);
-            seen[start] = true;
-            stack.push(start);
-            while let Some(p) = stack.pop() {
-                points += 1;
-                for q in self.neighbours(p) {
-                    match self.colour(q) {
-                        EMPTY if !seen[q] => {
-                            seen[q] = true;
-                            stack.push(q);
-                        }
-                        c @ (BLACK | WHITE) => touches |= c,
-                        _ => {}
-                    }
-                }
-            }
-            if touches == BLACK || touches == WHITE {
-                area[usize::from(touches - 1)] += points;
-            }
-        }
-        (area[0], area[1])
-    }
-
-    /// Who owns each point at the end under area scoring: the stone's
-    /// colour, or for an empty point the one colour its region reaches
-    /// ([`EMPTY`] for a point reaching both or neither).
-    pub fn owners(&self) -> Vec<u8> {
-        let mut owner: Vec<u8> = self.cells.iter().map(|c| c.colour).collect();
-        let mut seen = vec![false; self.cells.len()];
-        for start in 0..self.cells.len() {
-            if self.colour(start) != EMPTY || seen[start] {
-                continue;
-            }
-            let mut region = vec![start];
+            region.clear();
+            region.push(start);
             seen[start] = true;
             let mut touches = 0u8;
             let mut i = 0;
@@ -458,15 +427,37 @@ impl Board {
                 }
                 i += 1;
             }
-            let who = if touches == BLACK || touches == WHITE {
+            let owner = if touches == BLACK || touches == WHITE {
                 touches
             } else {
                 EMPTY
             };
-            for p in region {
+            visit(&region, owner);
+        }
+    }
+
+    /// Tromp–Taylor area: each colour's stones plus the empty points that
+    /// reach only that colour's stones. Returns (black, white).
+    pub fn area(&self) -> (i32, i32) {
+        let mut area = [i32::from(self.stones[0]), i32::from(self.stones[1])];
+        self.empty_regions(|region, owner| {
+            if owner != EMPTY {
+                area[usize::from(owner - 1)] += region.len() as i32;
+            }
+        });
+        (area[0], area[1])
+    }
+
+    /// Who owns each point at the end under area scoring: the stone's
+    /// colour, or for an empty point the one colour its region reaches
+    /// ([`EMPTY`] for a point reaching both or neither).
+    pub fn owners(&self) -> Vec<u8> {
+        let mut owner: Vec<u8> = self.cells.iter().map(|c| c.colour).collect();
+        self.empty_regions(|region, who| {
+            for &p in region {
                 owner[p] = who;
             }
-        }
+        });
         owner
     }
 
