@@ -13,6 +13,8 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+pub use rand::RngCore;
+
 use crate::score::{MaxScore, Player};
 
 /// A two-player, zero-sum game, stated once as a search problem: the initial
@@ -549,6 +551,26 @@ pub trait Playouts: Game {
     /// uniform; a game may bias playouts toward sensible moves.
     fn playout_choice(&self, _state: &Self::State, moves: &[Self::Move], random: u64) -> usize {
         ((u128::from(random) * moves.len() as u128) >> 64) as usize
+    }
+
+    /// A whole playout from `state`, played by the game itself: the
+    /// result for MAX (1 a win, 1/2 a draw, 0 a loss), or `None` (the
+    /// default, and the answer at a terminal or chance node) to have MCTS play it move
+    /// by move through [`Game::legal_moves`], [`Playouts::playout_choice`]
+    /// and [`Game::play`]. A game whose states are costly to copy and
+    /// whose legal moves are costly to list (Go) plays one board in place
+    /// here, several times faster, and may use knowledge a move-by-move
+    /// choice cannot keep between moves. It draws its random numbers from
+    /// `rng` and pushes the moves it plays, with who played each, on
+    /// `moves` (the lab's trace and RAVE read them). The default draws
+    /// nothing, so the searches of games without it are unchanged.
+    fn playout(
+        &self,
+        _state: &Self::State,
+        _rng: &mut dyn RngCore,
+        _moves: &mut Vec<(Player, Self::Move)>,
+    ) -> Option<f64> {
+        None
     }
 }
 

@@ -31,7 +31,7 @@ pub mod search;
 
 pub use game::{
     Chance, EngineGame, EngineHooks, Evaluation, Game, Impartial, Learn, NullMoveRule, Playouts,
-    Searchable, Shortcuts, ThreatSearch, Tuning, sort_by_priority,
+    RngCore, Searchable, Shortcuts, ThreatSearch, Tuning, sort_by_priority,
 };
 pub use notation::{MoveError, Notation, ParseError, play_moves};
 pub use score::{MaxScore, MoverScore, Player, Window};

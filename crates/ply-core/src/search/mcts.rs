@@ -235,6 +235,8 @@ pub struct Mcts<G: Chance + Playouts> {
     rng: Xoshiro256PlusPlus,
     c: f64,
     moves: Vec<G::Move>,
+    /// The moves of a playout the game played itself ([`Playouts::playout`]).
+    played: Vec<(Player, G::Move)>,
     outcomes: Vec<(G::Move, f64)>,
     max_nodes: usize,
     /// Playout plies since [`Mcts::run`] last looked at the clock.
@@ -267,6 +269,7 @@ impl<G: Chance + Playouts> Mcts<G> {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             c,
             moves: Vec::new(),
+            played: Vec::new(),
             outcomes: Vec::new(),
             max_nodes: MAX_TREE_NODES,
             plies: 0,
@@ -557,6 +560,18 @@ impl<G: Chance + Playouts> Mcts<G> {
     /// and marks the tree endless (see [`MctsResult::endless`]), so a game
     /// that can go on for ever cannot hang an iteration, and is named.
     fn playout<R: Record<G::Move>>(&mut self, game: &G, mut state: G::State, rec: &mut R) -> f64 {
+        let mut played = std::mem::take(&mut self.played);
+        played.clear();
+        let result = game.playout(&state, &mut self.rng, &mut played);
+        if let Some(result) = result {
+            if R::ON {
+                played.iter().for_each(|&(_, mv)| rec.played(mv));
+            }
+            self.plies += played.len() as u64;
+            self.played = played;
+            return result;
+        }
+        self.played = played;
         let mut moves = std::mem::take(&mut self.moves);
         let mut plies = 0;
         while !game.is_terminal(&state) && plies < MAX_PLY {

@@ -178,9 +178,85 @@ impl Board {
 
     /// Whether the group whose head is `g` has exactly one liberty.
     #[inline]
-    fn in_atari(&self, g: usize) -> bool {
+    pub(super) fn in_atari(&self, g: usize) -> bool {
         let c = &self.cells[g];
         c.libs > 0 && u64::from(c.libs) * u64::from(c.lib_squares) == u64::from(c.lib_sum).pow(2)
+    }
+
+    /// The one liberty of the group whose head is `g`, which is in atari:
+    /// every pseudo-liberty is that point, so their sum over their count.
+    #[inline]
+    pub(super) fn atari_liberty(&self, g: usize) -> usize {
+        let c = &self.cells[g];
+        (c.lib_sum / u32::from(c.libs)) as usize
+    }
+
+    /// The stones of the group whose head is `g`.
+    #[inline]
+    pub(super) fn group_size(&self, g: usize) -> u16 {
+        self.cells[g].size
+    }
+
+    /// Whether a play of `colour` at the empty point `p` is legal by the
+    /// stones alone (not suicide; repetition aside), without a copy.
+    #[inline]
+    pub(super) fn breathes(&self, p: usize, colour: u8) -> bool {
+        let enemy = opposite(colour);
+        self.neighbours(p).into_iter().any(|q| {
+            let c = self.colour(q);
+            c == EMPTY
+                || (c == colour && !self.in_atari(self.head(q)))
+                || (c == enemy && self.in_atari(self.head(q)))
+        })
+    }
+
+    /// If a play of `colour` at the empty point `p` would capture nothing
+    /// and leave its group with one liberty (self-atari), that group's
+    /// size; `None` when the play captures or leaves two liberties or
+    /// more. Walks the friendly groups beside `p` only until it has seen
+    /// two liberties.
+    pub(super) fn self_atari(&self, p: usize, colour: u8) -> Option<u16> {
+        let enemy = opposite(colour);
+        let mut libs = [usize::MAX; 2];
+        let mut found = 0;
+        let mut note = |l: usize, libs: &mut [usize; 2]| {
+            if l != p && found < 2 && !libs[..found].contains(&l) {
+                libs[found] = l;
+                found += 1;
+            }
+            found >= 2
+        };
+        let mut heads = [usize::MAX; 4];
+        let mut size = 1;
+        for (i, q) in self.neighbours(p).into_iter().enumerate() {
+            match self.colour(q) {
+                EMPTY if note(q, &mut libs) => return None,
+                EMPTY => {}
+                c if c == enemy && self.in_atari(self.head(q)) => return None,
+                c if c == colour => {
+                    let g = self.head(q);
+                    if heads.contains(&g) {
+                        continue;
+                    }
+                    heads[i] = g;
+                    size += self.cells[g].size;
+                    let mut s = g;
+                    loop {
+                        for l in self.neighbours(s) {
+                            if self.colour(l) == EMPTY && note(l, &mut libs) {
+                                return None;
+                            }
+                        }
+                        s = usize::from(self.cells[s].next);
+                        if s == g {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(size)
     }
 
     /// Whether the group at `p` has exactly one liberty.

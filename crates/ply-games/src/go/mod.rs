@@ -40,16 +40,20 @@
 //! absent), then moves played from it: `.X./XO./... w B1`.
 
 mod board;
+mod playout;
 
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use ply_core::registry::{GameSpec, ParamKind, ParamSpec, ParamValues, Registered, SetupError};
-use ply_core::{Evaluation, Game, MaxScore, Notation, ParseError, Player, Playouts, Shortcuts};
+use ply_core::{
+    Evaluation, Game, MaxScore, Notation, ParseError, Player, Playouts, RngCore, Shortcuts,
+};
 
 pub use board::{BLACK, BORDER, Board, EMPTY, WHITE};
 use board::{Zobrist, mix};
+pub use playout::Policy;
 
 /// The largest board (GTP's letters reach T).
 pub const MAX_SIZE: usize = 19;
@@ -80,6 +84,9 @@ pub struct Go {
     /// The points of the board in the natural order (A1, B1, ... row by
     /// row from the bottom).
     points: Vec<u16>,
+    /// How MCTS's playouts are played: in place with this policy, or
+    /// (`None`) move by move through the `Game` interface.
+    playouts: Option<Policy>,
 }
 
 /// One move of a game's line: the move and the board after it.
@@ -264,7 +271,16 @@ impl Go {
             komi,
             zobrist: Zobrist::new(stride * stride),
             points,
+            playouts: Some(Policy::FULL),
         })
+    }
+
+    /// The same game with MCTS's playouts played in place by `policy`, or
+    /// (`None`) move by move through the `Game` interface, with
+    /// [`Playouts::playout_choice`]'s light policy.
+    pub fn with_playouts(mut self, policy: Option<Policy>) -> Self {
+        self.playouts = policy;
+        self
     }
 
     /// The board's width and height.
@@ -585,6 +601,27 @@ impl Playouts for Go {
             .find(|&i| !s.board.is_eye(usize::from(moves[i].0), colour))
             .unwrap_or(plays)
     }
+
+    /// One board played in place by the game's [`Policy`] (see the
+    /// `playout` module), scored by area.
+    fn playout(
+        &self,
+        s: &GoState,
+        rng: &mut dyn RngCore,
+        moves: &mut Vec<(Player, GoMove)>,
+    ) -> Option<f64> {
+        let policy = self.playouts?;
+        if self.is_terminal(s) {
+            return None;
+        }
+        let board = playout::play_out(self, s, policy, rng, moves);
+        let (black, white) = board.area();
+        Some(match (black - white - self.komi).signum() {
+            1 => 1.0,
+            -1 => 0.0,
+            _ => 0.5,
+        })
+    }
 }
 
 impl Evaluation for Go {
@@ -623,6 +660,14 @@ impl Registered for Go {
                 },
                 meaning: "points added to White's area (whole points: an even margin is a draw)",
             },
+            ParamSpec {
+                name: "playouts",
+                kind: ParamKind::Choice {
+                    default: "full",
+                    values: &["full", "light", "moves"],
+                },
+                meaning: "how MCTS plays a position out: full (one board in place, answering ataris and refusing self-ataris), light (in place, random moves that keep out of one's own eyes), moves (the light policy move by move through the game's rules, as every other game's playouts)",
+            },
         ],
         ..GameSpec::new(
             "go",
@@ -633,7 +678,12 @@ impl Registered for Go {
     };
 
     fn from_params(values: &ParamValues) -> Result<Self, SetupError> {
-        Self::new(values.int("size") as usize, values.int("komi") as i32)
+        let policy = match values.choice("playouts") {
+            "light" => Some(Policy::LIGHT),
+            "moves" => None,
+            _ => Some(Policy::FULL),
+        };
+        Ok(Self::new(values.int("size") as usize, values.int("komi") as i32)?.with_playouts(policy))
     }
 }
 

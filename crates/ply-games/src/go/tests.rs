@@ -444,3 +444,119 @@ fn two_by_two_is_a_black_win_by_one() {
     assert_eq!(line, (true, MaxScore(1)), "the line ends the game at +1");
     assert!(nodes < 10_000, "{nodes} nodes");
 }
+
+/// A generator for the playout hook in tests (the `RngCore` the engine
+/// passes is its own).
+struct Counter(u64);
+
+impl RngCore for Counter {
+    fn next_u32(&mut self) -> u32 {
+        self.next_u64() as u32
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        mix(self.0)
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for b in dest {
+            *b = self.next_u64() as u8;
+        }
+    }
+}
+
+/// A playout in place, replayed through the rules: every move legal (the
+/// first by the whole repetition rule, later ones at least by the stones
+/// and the simple ko, superko refusals counted), none filling the mover's
+/// own eye, the final board the same, and its result the sign of the
+/// rules' score when it ended by two passes.
+fn check_playouts(policy: Policy, size: usize, starts: usize) -> (usize, usize) {
+    let g = Go::new(size, 7).unwrap().with_playouts(Some(policy));
+    let mut next = xorshift(size as u64 * 7 + u64::from(policy.answers));
+    let mut rng = Counter(size as u64);
+    let (mut plies, mut refused) = (0, 0);
+    for _ in 0..starts {
+        // A start some random moves into a game.
+        let mut s = g.initial_state();
+        for _ in 0..next(size as u64 * size as u64) {
+            let mut moves = Vec::new();
+            g.legal_moves(&s, &mut moves);
+            // Passing rarely (the pass is last).
+            let plays = moves.len() as u64 - 1;
+            let pick = if plays == 0 { 0 } else { next(plays) };
+            s = g.play(&s, moves[pick as usize]);
+        }
+        let mut played = Vec::new();
+        let result = g.playout(&s, &mut rng, &mut played).unwrap();
+        for (i, &(player, mv)) in played.iter().enumerate() {
+            assert_eq!(player, g.to_move(&s));
+            if !mv.is_pass() {
+                let p = usize::from(mv.0);
+                assert!(!s.board().is_eye(p, s.colour()), "filled its own eye");
+                if !is_legal(&g, &s, &g.format_move(&s, mv)) {
+                    assert!(i > 0, "the first move {} is illegal", g.format_move(&s, mv));
+                    let why = g.why_illegal(&s, mv);
+                    assert!(why.contains("repeat"), "{why}");
+                    refused += 1;
+                    break;
+                }
+            }
+            s = g.play(&s, mv);
+            plies += 1;
+        }
+        if g.is_terminal(&s) {
+            let expected = match g.utility(&s).0.signum() {
+                1 => 1.0,
+                -1 => 0.0,
+                _ => 0.5,
+            };
+            assert_eq!(result, expected, "{}", g.format_position(&s));
+        }
+    }
+    (plies, refused)
+}
+
+#[test]
+fn playouts_in_place_follow_the_rules() {
+    for policy in [Policy::FULL, Policy::LIGHT] {
+        for size in [3, 5, 9] {
+            let (plies, refused) = check_playouts(policy, size, 60);
+            assert!(plies > 60 * size, "{plies} plies on {size}x{size}");
+            // A longer cycle than a ko is rare in a random game.
+            assert!(refused * 20 <= 60, "{refused} superko refusals on {size}x{size}");
+        }
+    }
+}
+
+/// The full policy's first step, in positions where it is forced:
+/// White's last stone is in atari and Black takes it; White's last move
+/// put two black stones in atari and Black runs, whatever the seed.
+#[test]
+fn the_full_policy_captures_and_runs() {
+    let g = Go::new(5, 0).unwrap();
+    let first = |s: &GoState, seed: u64| {
+        let mut played = Vec::new();
+        g.playout(s, &mut Counter(seed), &mut played).unwrap();
+        g.format_move(s, played[0].1)
+    };
+    // White's D3 stands in atari among black stones: Black takes at E3.
+    let white = at(&g, "...../...X./..X../...X./..... w");
+    let white = g.play(&white, g.parse_move(&white, "D3").unwrap());
+    for seed in 0..20 {
+        assert_eq!(first(&white, seed), "E3");
+    }
+    // White's C3 puts B2-C2 in atari (D2 their last liberty): they run.
+    let run = at(&g, "...../...../.O.../OXX../.OO.. w");
+    let run = g.play(&run, g.parse_move(&run, "C3").unwrap());
+    for seed in 0..20 {
+        assert_eq!(first(&run, seed), "D2");
+    }
+    // The light policy knows neither.
+    let light = g.clone().with_playouts(Some(Policy::LIGHT));
+    let mut seen = HashSet::new();
+    for seed in 0..40 {
+        let mut played = Vec::new();
+        light.playout(&white, &mut Counter(seed), &mut played).unwrap();
+        seen.insert(played[0].1);
+    }
+    assert!(seen.len() > 5);
+}
