@@ -41,6 +41,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Speak the Universal Chess Interface on stdin/stdout (for chess GUIs).
     Uci(UciArgs),
+    /// Speak the Go Text Protocol on stdin/stdout (for Go GUIs and referees).
+    Gtp(GtpArgs),
     /// Speak the Gomocup (Piskvork) brain protocol on stdin/stdout, for
     /// gomoku managers; a copy or link of ply named pbrain-ply starts so.
     Gomocup,
@@ -457,6 +459,61 @@ pub struct TuneFitArgs {
     /// No progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `ply gtp`: the engine's settings; the board, komi and clock come from
+/// the controller.
+#[derive(Args, Debug)]
+pub struct GtpArgs {
+    /// Simulations a move instead of the clock (reproducible games).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub simulations: Option<u64>,
+    /// A move's time in ms when the controller sends no time_settings (default 1000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub move_ms: Option<u64>,
+    /// Search threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// The seed of the searches.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Resign when the best move wins less often than this in the search (0: never).
+    #[arg(long, default_value_t = 0.05, value_parser = parse_share)]
+    pub resign: f64,
+    /// RAVE's equivalence parameter k (0: plain UCT): the visits after
+    /// which a move's own mean outweighs its all-moves-as-first mean.
+    #[arg(long, default_value_t = crate::commands::gtp::DEFAULT_RAVE, value_parser = parse_rave)]
+    pub rave: f64,
+    /// The exploration constant c of the selection (default √2; with RAVE, 0: the AMAF values explore).
+    #[arg(long, value_parser = parse_c)]
+    pub c: Option<f64>,
+    /// How playouts are played: full (answers to ataris, no self-ataris), light, or moves.
+    #[arg(long, default_value = "full", value_parser = ["full", "light", "moves"])]
+    pub playouts: String,
+}
+
+/// RAVE's `k`: a number from 0 (`--rave`).
+fn parse_rave(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..1e12).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number from 0")),
+    }
+}
+
+/// An exploration constant from 0 to 100 (`--c`).
+fn parse_c(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=100.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number from 0 to 100")),
+    }
+}
+
+/// A share from 0 to 1 (`--resign`).
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number from 0 to 1")),
+    }
 }
 
 #[derive(Args, Debug)]

@@ -83,6 +83,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Count(a) => commands::count(&a),
         Command::Perft(a) => commands::perft(&a),
         Command::Uci(a) => commands::uci::run(&a),
+        Command::Gtp(a) => commands::gtp::run(&a),
         Command::Gomocup => commands::gomocup::run(),
         Command::Serve(a) => commands::serve::run(&a),
         Command::Tune(c) => commands::tune::run(&c),

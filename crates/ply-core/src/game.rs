@@ -572,6 +572,31 @@ pub trait Playouts: Game {
     ) -> Option<f64> {
         None
     }
+
+    /// How many slots [`Playouts::move_slot`] numbers moves into: 0 (the
+    /// default) when the game's moves have no such numbering, and then
+    /// MCTS's RAVE is off for it.
+    fn move_slots(&self) -> usize {
+        0
+    }
+
+    /// For RAVE (all moves as first): a number below
+    /// [`Playouts::move_slots`] that names a move wherever it is played
+    /// (a point of the board), so that its result later in an iteration
+    /// counts for the same move higher in the tree; `None` for a move that
+    /// means nothing out of its place (a pass).
+    fn move_slot(&self, _mv: Self::Move) -> Option<usize> {
+        None
+    }
+
+    /// For RAVE: what MCTS believes of `mv` in `state` before any
+    /// iteration has played it, as virtual AMAF results (visits, wins for
+    /// the mover) added to the real ones. The default, one draw, makes an
+    /// unknown move worth 1/2; a game lowers what its knowledge says is
+    /// rarely right (Go: a pass mid-game, filling one's own eye).
+    fn prior(&self, _state: &Self::State, _mv: Self::Move) -> (f32, f32) {
+        (1.0, 0.5)
+    }
 }
 
 /// Impartial games under normal play: both players have the same moves in

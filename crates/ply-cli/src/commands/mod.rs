@@ -4,6 +4,7 @@
 //! `tune`, `learn`, `solve --batch`) have a module each.
 
 pub mod gomocup;
+pub mod gtp;
 #[cfg(feature = "learn")]
 pub mod learn;
 pub mod play;

@@ -46,6 +46,11 @@ pub struct MctsOptions {
     /// full tree stops the search, which answers from what it has, so a
     /// long search cannot grow past its memory.
     pub max_nodes: usize,
+    /// RAVE (rapid action value estimation, Gelly and Silver 2007) with
+    /// this equivalence parameter `k`, or `None` (the default) for plain
+    /// UCT; on only for games that number their moves
+    /// ([`Playouts::move_slots`]). See [`Mcts::with_rave`].
+    pub rave: Option<f64>,
 }
 
 /// The default cap on one MCTS tree: two million nodes, a few hundred MiB
@@ -61,6 +66,7 @@ impl Default for MctsOptions {
             seed: 1,
             threads: 1,
             max_nodes: MAX_TREE_NODES,
+            rave: None,
         }
     }
 }
@@ -225,6 +231,14 @@ struct Node<M> {
     /// The player who made the move into this node (`None` for the root and
     /// for chance outcomes, which nobody chose).
     mover: Option<Player>,
+    /// The player to move here (`None` at a terminal or chance node).
+    to_move: Option<Player>,
+    /// RAVE: the iterations in which `mover` played this node's move
+    /// anywhere after its parent, and their results for `mover`.
+    amaf_visits: f32,
+    amaf_wins: f32,
+    /// RAVE: the same for each untried move (empty without RAVE).
+    untried_amaf: Vec<(f32, f32)>,
 }
 
 /// A search tree that lives across moves: after the engine moves and the
@@ -243,6 +257,13 @@ pub struct Mcts<G: Chance + Playouts> {
     plies: u64,
     /// A playout reached [`MAX_PLY`] (see [`MctsResult::endless`]).
     endless: bool,
+    /// RAVE's equivalence parameter, when on.
+    rave: Option<f64>,
+    /// RAVE: for each move slot, the iteration that last saw it played
+    /// and by whom (the earliest such play, as the path is walked up).
+    seen: Vec<(u32, Option<Player>)>,
+    /// RAVE: the number of the current iteration in `seen`.
+    stamp: u32,
 }
 
 /// Playout plies after which [`Mcts::run`] looks at the clock even before
@@ -274,9 +295,34 @@ impl<G: Chance + Playouts> Mcts<G> {
             max_nodes: MAX_TREE_NODES,
             plies: 0,
             endless: false,
+            rave: None,
+            seen: Vec::new(),
+            stamp: 0,
         };
-        t.nodes.push(Self::make_node(game, state, None, NONE, None));
+        t.nodes
+            .push(Self::make_node(game, state, None, NONE, None, false));
         t
+    }
+
+    /// RAVE on (`Some(k)`) or off. Each node also keeps, for each of its
+    /// moves, the results of the iterations in which its player played
+    /// that move anywhere later (in the tree below or in the playout:
+    /// "all moves as first"). Selection weighs a move by
+    /// `(1 - β) · mean + β · amaf mean + c · sqrt(ln N / n)`, with
+    /// `β = sqrt(k / (3n + k))`: the AMAF mean, noisy but available at
+    /// once for every move, guides the first visits, and the move's own
+    /// mean takes over as its visits pass about `k`. An untried move
+    /// competes by its AMAF mean alone (one virtual draw added), so the
+    /// move expanded next is the most promising, not a random one. Off for
+    /// a game without move slots. Must be set before the first iteration.
+    pub fn with_rave(mut self, game: &G, k: Option<f64>) -> Self {
+        self.rave = k.filter(|_| game.move_slots() > 0);
+        if self.rave.is_some() {
+            self.seen = vec![(0, None); game.move_slots()];
+            let root = &mut self.nodes[0];
+            root.untried_amaf = vec![(0.0, 0.0); root.untried.len()];
+        }
+        self
     }
 
     fn make_node(
@@ -285,19 +331,30 @@ impl<G: Chance + Playouts> Mcts<G> {
         mv: Option<G::Move>,
         parent: u32,
         mover: Option<Player>,
+        rave: bool,
     ) -> Node<G::Move> {
         let mut untried = Vec::new();
+        let mut to_move = None;
         if !game.is_terminal(state) && !game.is_chance(state) {
             game.legal_moves(state, &mut untried);
+            to_move = Some(game.to_move(state));
         }
         Node {
             mv,
             parent,
             children: Vec::new(),
+            untried_amaf: if rave {
+                vec![(0.0, 0.0); untried.len()]
+            } else {
+                Vec::new()
+            },
             untried,
             visits: 0,
             wins: 0.0,
             mover,
+            to_move,
+            amaf_visits: 0.0,
+            amaf_wins: 0.0,
         }
     }
 
@@ -456,13 +513,57 @@ impl<G: Chance + Playouts> Mcts<G> {
                 node = match existing {
                     Some(c) => c,
                     None => {
-                        let n = Self::make_node(game, &state, Some(outcome), node, None);
+                        let n = Self::make_node(
+                            game,
+                            &state,
+                            Some(outcome),
+                            node,
+                            None,
+                            self.rave.is_some(),
+                        );
                         self.add_child(node, n)
                     }
                 };
                 continue;
             }
             let player = game.to_move(&state);
+            if let Some(k) = self.rave {
+                // RAVE: the best of the children and the untried moves.
+                match self.select_rave(node, k) {
+                    None => break,
+                    Some(Ok(child)) => {
+                        let mv = self.nodes[child as usize].mv.expect("children have moves");
+                        if R::ON {
+                            rec.selected(SelectStep {
+                                parent_visits: self.nodes[node as usize].visits,
+                                mover: Some(player),
+                                children: self.child_stats(node),
+                                chosen: mv,
+                            });
+                        }
+                        state = game.play(&state, mv);
+                        node = child;
+                        continue;
+                    }
+                    Some(Err(i)) => {
+                        let nd = &mut self.nodes[node as usize];
+                        if R::ON {
+                            rec.untried(nd.untried.clone());
+                        }
+                        let mv = nd.untried.swap_remove(i);
+                        let (visits, wins) = nd.untried_amaf.swap_remove(i);
+                        if R::ON {
+                            rec.expanded(mv);
+                        }
+                        state = game.play(&state, mv);
+                        let mut n =
+                            Self::make_node(game, &state, Some(mv), node, Some(player), true);
+                        (n.amaf_visits, n.amaf_wins) = (visits, wins);
+                        node = self.add_child(node, n);
+                        break;
+                    }
+                }
+            }
             let untried = &mut self.nodes[node as usize].untried;
             if !untried.is_empty() {
                 if R::ON {
@@ -474,7 +575,7 @@ impl<G: Chance + Playouts> Mcts<G> {
                     rec.expanded(mv);
                 }
                 state = game.play(&state, mv);
-                let n = Self::make_node(game, &state, Some(mv), node, Some(player));
+                let n = Self::make_node(game, &state, Some(mv), node, Some(player), false);
                 node = self.add_child(node, n);
                 break;
             }
@@ -509,6 +610,101 @@ impl<G: Chance + Playouts> Mcts<G> {
                 None => {}
             }
             n = nd.parent;
+        }
+        if self.rave.is_some() {
+            self.update_amaf(game, node, result_for_max);
+        }
+    }
+
+    /// RAVE's selection at `node`: `Ok(child)` or `Err(i)` for the untried
+    /// move `i`, whichever weighs most (see [`Mcts::with_rave`]); `None`
+    /// when the node has no moves.
+    fn select_rave(&self, node: u32, k: f64) -> Option<Result<u32, usize>> {
+        let nd = &self.nodes[node as usize];
+        let ln_n = (nd.visits.max(1) as f64).ln();
+        let weigh = |visits: u64, wins: f64, amaf_visits: f32, amaf_wins: f32| {
+            let amaf = (f64::from(amaf_wins) + 0.5) / (f64::from(amaf_visits) + 1.0);
+            if visits == 0 {
+                return amaf;
+            }
+            let n = visits as f64;
+            let beta = (k / (3.0 * n + k)).sqrt();
+            (1.0 - beta) * wins / n + beta * amaf + self.c * (ln_n / n).sqrt()
+        };
+        let mut best = None;
+        let mut best_v = f64::NEG_INFINITY;
+        for &c in &nd.children {
+            let ch = &self.nodes[c as usize];
+            let v = weigh(ch.visits, ch.wins, ch.amaf_visits, ch.amaf_wins);
+            if v > best_v {
+                best_v = v;
+                best = Some(Ok(c));
+            }
+        }
+        for (i, &(visits, wins)) in nd.untried_amaf.iter().enumerate() {
+            let v = weigh(0, 0.0, visits, wins);
+            if v > best_v {
+                best_v = v;
+                best = Some(Err(i));
+            }
+        }
+        best
+    }
+
+    /// RAVE's update after an iteration that ended at `leaf` with
+    /// `result_for_max`: walking up from the leaf, each node's moves that
+    /// its player played later in the iteration (first at their point)
+    /// count the result in their AMAF statistics.
+    fn update_amaf(&mut self, game: &G, leaf: u32, result_for_max: f64) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill((0, None));
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let for_player = |p: Player| match p {
+            Player::Max => result_for_max as f32,
+            Player::Min => 1.0 - result_for_max as f32,
+        };
+        // Latest first, so that each slot ends with its earliest play.
+        for &(p, mv) in self.played.iter().rev() {
+            if let Some(slot) = game.move_slot(mv) {
+                self.seen[slot] = (stamp, Some(p));
+            }
+        }
+        let mut n = leaf;
+        while n != NONE {
+            let nd = &self.nodes[n as usize];
+            let (parent, to_move) = (nd.parent, nd.to_move);
+            for j in 0..nd.children.len() {
+                let c = self.nodes[n as usize].children[j] as usize;
+                let ch = &mut self.nodes[c];
+                if let (Some(mv), Some(p)) = (ch.mv, ch.mover)
+                    && let Some(slot) = game.move_slot(mv)
+                    && self.seen[slot] == (stamp, Some(p))
+                {
+                    ch.amaf_visits += 1.0;
+                    ch.amaf_wins += for_player(p);
+                }
+            }
+            if let Some(p) = to_move {
+                let nd = &mut self.nodes[n as usize];
+                for (i, &mv) in nd.untried.iter().enumerate() {
+                    if let Some(slot) = game.move_slot(mv)
+                        && self.seen[slot] == (stamp, Some(p))
+                    {
+                        nd.untried_amaf[i].0 += 1.0;
+                        nd.untried_amaf[i].1 += for_player(p);
+                    }
+                }
+            }
+            let nd = &self.nodes[n as usize];
+            if let (Some(mv), Some(p)) = (nd.mv, nd.mover)
+                && let Some(slot) = game.move_slot(mv)
+            {
+                self.seen[slot] = (stamp, Some(p));
+            }
+            n = parent;
         }
     }
 
@@ -574,6 +770,7 @@ impl<G: Chance + Playouts> Mcts<G> {
         self.played = played;
         let mut moves = std::mem::take(&mut self.moves);
         let mut plies = 0;
+        let amaf = self.rave.is_some();
         while !game.is_terminal(&state) && plies < MAX_PLY {
             plies += 1;
             let mv = if game.is_chance(&state) {
@@ -589,6 +786,9 @@ impl<G: Chance + Playouts> Mcts<G> {
             };
             if R::ON {
                 rec.played(mv);
+            }
+            if amaf && !game.is_chance(&state) {
+                self.played.push((game.to_move(&state), mv));
             }
             state = game.play(&state, mv);
         }
@@ -659,7 +859,7 @@ impl<G: Chance + Playouts> Mcts<G> {
             None => {
                 self.nodes.clear();
                 self.root_state = state.clone();
-                let root = Self::make_node(game, state, None, NONE, None);
+                let root = Self::make_node(game, state, None, NONE, None, self.rave.is_some());
                 self.nodes.push(root);
                 false
             }
@@ -689,6 +889,10 @@ impl<G: Chance + Playouts> Mcts<G> {
                     visits: 0,
                     wins: 0.0,
                     mover: None,
+                    to_move: None,
+                    amaf_visits: 0.0,
+                    amaf_wins: 0.0,
+                    untried_amaf: Vec::new(),
                 },
             );
             node.parent = if n == root {
@@ -786,7 +990,8 @@ impl<G: Chance + Playouts> Grow<'_, G> {
     ) -> TreeResult<G::Move> {
         let seed = self.options.seed.wrapping_add(i as u64);
         let mut tree = Mcts::new(self.game, self.state, self.options.c, seed)
-            .with_max_nodes(self.options.max_nodes);
+            .with_max_nodes(self.options.max_nodes)
+            .with_rave(self.game, self.options.rave);
         let mut done = 0;
         loop {
             let slice = Instant::now() + WATCH_EVERY;
@@ -918,7 +1123,8 @@ impl<G: Chance + Playouts> MctsAgent<G> {
             }
             None => self.tree.insert(
                 Mcts::new(game, state, self.options.c, self.options.seed)
-                    .with_max_nodes(self.options.max_nodes),
+                    .with_max_nodes(self.options.max_nodes)
+                    .with_rave(game, self.options.rave),
             ),
         };
         let done = tree.run(game, self.options.iterations.unwrap_or(u64::MAX), deadline);
@@ -939,5 +1145,146 @@ impl<G: Chance + Playouts> crate::play::Agent<G> for MctsAgent<G> {
 
     fn new_game(&mut self) {
         self.tree = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::score::MaxScore;
+
+    /// Players take turns picking numbers from 0 to 3 until all are
+    /// taken; MAX wins when its two sum to more than MIN's. Every number
+    /// is played once in every game, two by each side: the AMAF counts
+    /// follow from that.
+    struct Picks;
+
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Taken(Vec<(u8, Player)>);
+
+    impl Game for Picks {
+        type State = Taken;
+        type Move = u8;
+        fn initial_state(&self) -> Taken {
+            Taken(Vec::new())
+        }
+        fn to_move(&self, s: &Taken) -> Player {
+            if s.0.len().is_multiple_of(2) {
+                Player::Max
+            } else {
+                Player::Min
+            }
+        }
+        fn legal_moves(&self, s: &Taken, moves: &mut Vec<u8>) {
+            moves.extend((0..4).filter(|n| s.0.iter().all(|(m, _)| m != n)));
+        }
+        fn play(&self, s: &Taken, mv: u8) -> Taken {
+            let mut next = s.clone();
+            next.0.push((mv, self.to_move(s)));
+            next
+        }
+        fn is_terminal(&self, s: &Taken) -> bool {
+            s.0.len() == 4
+        }
+        fn utility(&self, s: &Taken) -> MaxScore {
+            let sum = |p| {
+                s.0.iter()
+                    .filter(|(_, q)| *q == p)
+                    .map(|(m, _)| i32::from(*m))
+                    .sum::<i32>()
+            };
+            MaxScore((sum(Player::Max) - sum(Player::Min)).signum())
+        }
+    }
+
+    impl Playouts for Picks {
+        fn move_slots(&self) -> usize {
+            4
+        }
+        fn move_slot(&self, mv: u8) -> Option<usize> {
+            Some(usize::from(mv))
+        }
+    }
+
+    impl Chance for Picks {}
+
+    /// The root's player plays two of the four numbers in every
+    /// iteration, so its moves' AMAF visits sum to twice the iterations;
+    /// every node's AMAF statistics include its own (the move into it is
+    /// the first after its parent), and the root's AMAF wins sum to twice
+    /// the root player's wins (each iteration's result counted once per
+    /// number it played).
+    #[test]
+    fn amaf_counts_every_move_of_the_iteration_once() {
+        let iterations = 500;
+        let mut t = Mcts::new(&Picks, &Picks.initial_state(), 0.2, 7).with_rave(&Picks, Some(50.0));
+        assert_eq!(t.run(&Picks, iterations, None), iterations);
+        let root = &t.nodes[0];
+        let children = root.children.iter().map(|&c| &t.nodes[c as usize]);
+        let visits: f32 = children.clone().map(|c| c.amaf_visits).sum::<f32>()
+            + root.untried_amaf.iter().map(|u| u.0).sum::<f32>();
+        assert_eq!(visits, 2.0 * iterations as f32);
+        let max_wins: f64 = children.clone().map(|c| c.wins).sum();
+        let amaf_wins: f32 = children.map(|c| c.amaf_wins).sum::<f32>()
+            + root.untried_amaf.iter().map(|u| u.1).sum::<f32>();
+        assert!(
+            (f64::from(amaf_wins) - 2.0 * max_wins).abs() < 1e-3,
+            "{amaf_wins} {max_wins}"
+        );
+        for n in &t.nodes[1..] {
+            assert!(n.amaf_visits >= n.visits as f32);
+            assert!(f64::from(n.amaf_wins) + 1e-3 >= n.wins);
+        }
+        // MAX's only winning first pick is 3: MIN's best answer, 2,
+        // leaves 1 and 0, and 3 + 1 > 2 + 0 (2 first: 2 + 1 = 3 + 0).
+        assert_eq!(t.root_moves()[0].mv, 3);
+    }
+
+    /// Without move slots RAVE stays off: the same search as plain UCT.
+    #[test]
+    fn rave_is_off_for_a_game_without_move_slots() {
+        struct NoSlots;
+        impl Game for NoSlots {
+            type State = Taken;
+            type Move = u8;
+            fn initial_state(&self) -> Taken {
+                Picks.initial_state()
+            }
+            fn to_move(&self, s: &Taken) -> Player {
+                Picks.to_move(s)
+            }
+            fn legal_moves(&self, s: &Taken, moves: &mut Vec<u8>) {
+                Picks.legal_moves(s, moves)
+            }
+            fn play(&self, s: &Taken, mv: u8) -> Taken {
+                Picks.play(s, mv)
+            }
+            fn is_terminal(&self, s: &Taken) -> bool {
+                Picks.is_terminal(s)
+            }
+            fn utility(&self, s: &Taken) -> MaxScore {
+                Picks.utility(s)
+            }
+        }
+        impl Playouts for NoSlots {}
+        impl Chance for NoSlots {}
+        let s = NoSlots.initial_state();
+        let plain = MctsOptions {
+            iterations: Some(300),
+            ..MctsOptions::default()
+        };
+        let rave = MctsOptions {
+            rave: Some(100.0),
+            ..plain
+        };
+        assert_eq!(
+            mcts(&NoSlots, &s, &plain).moves,
+            mcts(&NoSlots, &s, &rave).moves
+        );
+        assert_ne!(
+            mcts(&Picks, &s, &plain).moves,
+            mcts(&Picks, &s, &rave).moves
+        );
     }
 }

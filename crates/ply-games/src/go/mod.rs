@@ -602,6 +602,32 @@ impl Playouts for Go {
             .unwrap_or(plays)
     }
 
+    /// Every cell of the padded grid: a point's slot is its index.
+    fn move_slots(&self) -> usize {
+        (self.size + 2) * (self.size + 2)
+    }
+
+    fn move_slot(&self, mv: GoMove) -> Option<usize> {
+        (!mv.is_pass()).then_some(usize::from(mv.0))
+    }
+
+    /// A pass and a play in one's own eye start as worth little (as ten
+    /// virtual results averaging 0.3 and 0.1): a pass has no AMAF value of
+    /// its own (it means nothing out of its place), and a playout never
+    /// fills its own eye, so neither would otherwise learn anything
+    /// before it is expanded, and each would sit at the neutral 1/2 while
+    /// a losing position's real moves fall below it. A pass must still be
+    /// reachable (0.3): when every play looks worse, it is tried.
+    fn prior(&self, s: &GoState, mv: GoMove) -> (f32, f32) {
+        if mv.is_pass() {
+            (10.0, 3.0)
+        } else if s.board.is_eye(usize::from(mv.0), s.colour()) {
+            (10.0, 1.0)
+        } else {
+            (1.0, 0.5)
+        }
+    }
+
     /// One board played in place by the game's [`Policy`] (see the
     /// `playout` module), scored by area.
     fn playout(
