@@ -487,8 +487,9 @@ pub struct GtpArgs {
     /// The exploration constant c of the selection (default √2; with RAVE, 0: the AMAF values explore).
     #[arg(long, value_parser = parse_c)]
     pub c: Option<f64>,
-    /// How playouts are played: full (answers to ataris, no self-ataris), light, or moves.
-    #[arg(long, default_value = "full", value_parser = ["full", "light", "moves"])]
+    /// How playouts are played: full (answers to ataris, no self-ataris),
+    /// shapes (full, and hanes and cuts), light, or moves.
+    #[arg(long, default_value = "full", value_parser = ["full", "shapes", "light", "moves"])]
     pub playouts: String,
 }
 

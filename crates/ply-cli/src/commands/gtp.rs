@@ -140,6 +140,29 @@ impl Session {
         }
     }
 
+    /// A session whose moves search 30 simulations on one thread: the
+    /// fuzz target's, where a second a move would hold it to one input.
+    pub fn for_fuzzing() -> Self {
+        Self::new(EngineSettings {
+            simulations: Some(30),
+            threads: 1,
+            ..EngineSettings::default()
+        })
+    }
+
+    /// Panics unless the positions kept are a game by the rules: each
+    /// follows from the one before by one of its legal moves.
+    pub fn check_game(&self) {
+        assert_eq!(self.history[0], self.game.initial_state());
+        for pair in self.history.windows(2) {
+            let mv = pair[1].last_move().expect("a move was played");
+            let mut legal = Vec::new();
+            self.game.legal_moves(&pair[0], &mut legal);
+            assert!(legal.contains(&mv), "{mv:?} is not legal");
+            assert_eq!(self.game.play(&pair[0], mv), pair[1]);
+        }
+    }
+
     fn make_game(size: usize, komi: f64, playouts: Option<Policy>) -> Go {
         Go::new(size, komi.floor() as i32)
             .expect("sizes and komi are checked before")
@@ -367,6 +390,18 @@ impl Session {
             };
             let result = mcts(&self.game, &s, &options);
             let best = result.moves.first();
+            // What the search thought, for the controller's log (GoGui
+            // shows an engine's stderr; referees discard it).
+            if let Some(m) = best {
+                eprintln!(
+                    "ply: {} visits {} winning {:.1}%, {} simulations in {:.2} s",
+                    self.game.format_move(&s, m.mv),
+                    m.visits,
+                    100.0 * m.mean,
+                    result.iterations,
+                    result.elapsed.as_secs_f64()
+                );
+            }
             if self.settings.resign > 0.0
                 && result.iterations >= 1000
                 && best.is_some_and(|m| m.mean < self.settings.resign)
@@ -484,6 +519,7 @@ pub fn run(args: &GtpArgs) -> CliResult {
         settings.threads = usize::from(t);
     }
     settings.playouts = match args.playouts.as_str() {
+        "shapes" => Some(Policy::SHAPES),
         "light" => Some(Policy::LIGHT),
         "moves" => None,
         _ => Some(Policy::FULL),
@@ -722,6 +758,7 @@ mod tests {
         ];
         for line in junk {
             s.handle(line);
+            s.check_game();
         }
         assert_eq!(ask(&mut s, "name"), Ok("ply".into()));
     }

@@ -528,41 +528,15 @@ impl<G: Chance + Playouts> Mcts<G> {
             }
             let player = game.to_move(&state);
             if let Some(k) = self.rave {
-                // RAVE: the best of the children and the untried moves.
-                match self.select_rave(node, k) {
-                    None => break,
-                    Some(Ok(child)) => {
-                        let mv = self.nodes[child as usize].mv.expect("children have moves");
-                        if R::ON {
-                            rec.selected(SelectStep {
-                                parent_visits: self.nodes[node as usize].visits,
-                                mover: Some(player),
-                                children: self.child_stats(node),
-                                chosen: mv,
-                            });
-                        }
-                        state = game.play(&state, mv);
+                match self.step_rave(game, node, player, k, &mut state, rec) {
+                    Some((child, false)) => {
                         node = child;
                         continue;
                     }
-                    Some(Err(i)) => {
-                        let nd = &mut self.nodes[node as usize];
-                        if R::ON {
-                            rec.untried(nd.untried.clone());
-                        }
-                        let mv = nd.untried.swap_remove(i);
-                        let (visits, wins) = nd.untried_amaf.swap_remove(i);
-                        if R::ON {
-                            rec.expanded(mv);
-                        }
-                        state = game.play(&state, mv);
-                        let mut n =
-                            Self::make_node(game, &state, Some(mv), node, Some(player), true);
-                        (n.amaf_visits, n.amaf_wins) = (visits, wins);
-                        node = self.add_child(node, n);
-                        break;
-                    }
+                    Some((child, true)) => node = child,
+                    None => {}
                 }
+                break;
             }
             let untried = &mut self.nodes[node as usize].untried;
             if !untried.is_empty() {
@@ -613,6 +587,52 @@ impl<G: Chance + Playouts> Mcts<G> {
         }
         if self.rave.is_some() {
             self.update_amaf(game, node, result_for_max);
+        }
+    }
+
+    /// RAVE's step down from `node` (where `player` moves, in `state`):
+    /// the best of the children and the untried moves is followed, an
+    /// untried one expanded first. Returns the node reached and whether
+    /// it was just expanded (selection stops there); `None` when `node`
+    /// has no moves.
+    fn step_rave<R: Record<G::Move>>(
+        &mut self,
+        game: &G,
+        node: u32,
+        player: Player,
+        k: f64,
+        state: &mut G::State,
+        rec: &mut R,
+    ) -> Option<(u32, bool)> {
+        match self.select_rave(node, k)? {
+            Ok(child) => {
+                let mv = self.nodes[child as usize].mv.expect("children have moves");
+                if R::ON {
+                    rec.selected(SelectStep {
+                        parent_visits: self.nodes[node as usize].visits,
+                        mover: Some(player),
+                        children: self.child_stats(node),
+                        chosen: mv,
+                    });
+                }
+                *state = game.play(state, mv);
+                Some((child, false))
+            }
+            Err(i) => {
+                let nd = &mut self.nodes[node as usize];
+                if R::ON {
+                    rec.untried(nd.untried.clone());
+                }
+                let mv = nd.untried.swap_remove(i);
+                let (visits, wins) = nd.untried_amaf.swap_remove(i);
+                if R::ON {
+                    rec.expanded(mv);
+                }
+                *state = game.play(state, mv);
+                let mut n = Self::make_node(game, state, Some(mv), node, Some(player), true);
+                (n.amaf_visits, n.amaf_wins) = (visits, wins);
+                Some((self.add_child(node, n), true))
+            }
         }
     }
 

@@ -40,6 +40,7 @@
 //! absent), then moves played from it: `.X./XO./... w B1`.
 
 mod board;
+mod patterns;
 mod playout;
 
 use std::fmt::Write as _;
@@ -690,9 +691,9 @@ impl Registered for Go {
                 name: "playouts",
                 kind: ParamKind::Choice {
                     default: "full",
-                    values: &["full", "light", "moves"],
+                    values: &["full", "shapes", "light", "moves"],
                 },
-                meaning: "how MCTS plays a position out: full (one board in place, answering ataris and refusing self-ataris), light (in place, random moves that keep out of one's own eyes), moves (the light policy move by move through the game's rules, as every other game's playouts)",
+                meaning: "how MCTS plays a position out: full (one board in place, answering ataris and refusing self-ataris), shapes (full, and hanes and cuts beside the last move), light (in place, random moves that keep out of one's own eyes), moves (the light policy move by move through the game's rules, as every other game's playouts)",
             },
         ],
         ..GameSpec::new(
@@ -705,6 +706,7 @@ impl Registered for Go {
 
     fn from_params(values: &ParamValues) -> Result<Self, SetupError> {
         let policy = match values.choice("playouts") {
+            "shapes" => Some(Policy::SHAPES),
             "light" => Some(Policy::LIGHT),
             "moves" => None,
             _ => Some(Policy::FULL),

@@ -10,11 +10,14 @@
 //!    they are in atari; else, if it put a group of the mover's in atari,
 //!    capture a group of the opponent's beside that group which is in
 //!    atari too, or extend at the group's liberty when that gives it two.
-//! 2. Otherwise a **random** point, scanning from a random start, that is
+//! 2. Otherwise, with [`Policy::SHAPES`], a **shape**: an empty point
+//!    beside the last move with a hane or a cut around it (the `patterns`
+//!    module), drawn evenly among those that step 3 would accept.
+//! 3. Otherwise a **random** point, scanning from a random start, that is
 //!    legal, not one of the mover's own eyes, and not a self-atari of two
 //!    stones or more (throwing a single stone in is sometimes right; a
 //!    bigger group in atari by its own hand almost never is).
-//! 3. A pass when no point qualifies; two passes end the playout.
+//! 4. A pass when no point qualifies; two passes end the playout.
 //!
 //! The first move obeys the whole repetition rule (the state's history);
 //! later ones only the simple ko, as every playout engine does: a
@@ -24,29 +27,41 @@
 use ply_core::{Player, RngCore};
 
 use super::board::{BLACK, Board, EMPTY, opposite};
+use super::patterns::shape_at;
 use super::{Go, GoMove, GoState};
 
-/// Which parts of the policy are on (all by default); the test of each
-/// switch plays the policy with and without it.
+/// Which parts of the policy are on ([`Policy::FULL`] by default: all
+/// but the shapes); each switch was measured in games (README, Go).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// Capture the last move's stones in atari, save one's own group the
     /// last move put in atari (step 1 above).
     pub answers: bool,
-    /// Refuse self-ataris of two stones or more (step 2).
+    /// Refuse self-ataris of two stones or more (steps 2 and 3).
     pub no_self_atari: bool,
+    /// Prefer a hane or a cut beside the last move (step 2; the
+    /// `patterns` module's shapes).
+    pub shapes: bool,
 }
 
 impl Policy {
     /// Everything on.
-    pub const FULL: Policy = Policy {
+    pub const SHAPES: Policy = Policy {
         answers: true,
         no_self_atari: true,
+        shapes: true,
+    };
+    /// The default: everything but the shapes, which did not pay for
+    /// themselves in games (README, Go).
+    pub const FULL: Policy = Policy {
+        shapes: false,
+        ..Policy::SHAPES
     };
     /// Random moves that keep out of one's own eyes, and nothing more.
     pub const LIGHT: Policy = Policy {
         answers: false,
         no_self_atari: false,
+        shapes: false,
     };
 }
 
@@ -100,6 +115,9 @@ pub(super) fn play_out(
         } else {
             NO_POINT
         };
+        if p == NO_POINT && policy.shapes {
+            p = shape_point(&board, colour, last, policy, &mut r, &legal);
+        }
         if p == NO_POINT {
             p = random_point(go, &board, colour, policy, &mut r, &legal);
         }
@@ -170,7 +188,50 @@ fn answer(board: &Board, colour: u8, last: usize, legal: &impl Fn(usize, &Board)
     NO_POINT
 }
 
-/// Step 2: the first acceptable point from a random start.
+/// Whether a random move may be played at `p`: empty, legal, not the
+/// mover's own eye, and (by the policy) not a self-atari of two stones.
+fn acceptable(
+    board: &Board,
+    p: usize,
+    colour: u8,
+    policy: Policy,
+    legal: &impl Fn(usize, &Board) -> bool,
+) -> bool {
+    board.colour(p) == EMPTY
+        && !board.is_eye(p, colour)
+        && legal(p, board)
+        && !(policy.no_self_atari && board.self_atari(p, colour).is_some_and(|size| size >= 2))
+}
+
+/// Step 2: one of the points beside the last move with a hane or a cut
+/// around it, drawn evenly.
+fn shape_point(
+    board: &Board,
+    colour: u8,
+    last: usize,
+    policy: Policy,
+    r: &mut Fast,
+    legal: &impl Fn(usize, &Board) -> bool,
+) -> usize {
+    if last == NO_POINT {
+        return NO_POINT;
+    }
+    let s = board.stride();
+    let mut found = [NO_POINT; 8];
+    let mut n = 0;
+    for q in [last - s - 1, last - s, last - s + 1, last - 1, last + 1, last + s - 1, last + s, last + s + 1] {
+        if board.colour(q) == EMPTY
+            && shape_at(board, q)
+            && acceptable(board, q, colour, policy, legal)
+        {
+            found[n] = q;
+            n += 1;
+        }
+    }
+    if n == 0 { NO_POINT } else { found[r.below(n)] }
+}
+
+/// Step 3: the first acceptable point from a random start.
 fn random_point(
     go: &Go,
     board: &Board,
@@ -184,15 +245,9 @@ fn random_point(
     for i in 0..n {
         let j = start + i;
         let p = usize::from(go.points[if j >= n { j - n } else { j }]);
-        if board.colour(p) != EMPTY || board.is_eye(p, colour) || !legal(p, board) {
-            continue;
+        if acceptable(board, p, colour, policy, legal) {
+            return p;
         }
-        if policy.no_self_atari
-            && board.self_atari(p, colour).is_some_and(|size| size >= 2)
-        {
-            continue;
-        }
-        return p;
     }
     NO_POINT
 }

@@ -517,7 +517,7 @@ fn check_playouts(policy: Policy, size: usize, starts: usize) -> (usize, usize) 
 
 #[test]
 fn playouts_in_place_follow_the_rules() {
-    for policy in [Policy::FULL, Policy::LIGHT] {
+    for policy in [Policy::FULL, Policy::SHAPES, Policy::LIGHT] {
         for size in [3, 5, 9] {
             let (plies, refused) = check_playouts(policy, size, 60);
             assert!(plies > 60 * size, "{plies} plies on {size}x{size}");
