@@ -101,7 +101,10 @@ pub(super) fn play_out(
     let mut ko = NO_POINT;
     let cap = 3 * go.points.len() + 20;
     let mut first = true;
-    while passes < 2 && moves.len() < cap {
+    for _ in 0..cap {
+        if passes >= 2 {
+            break;
+        }
         let legal = |p: usize, board: &Board| {
             if !first {
                 return p != ko && board.breathes(p, colour);
