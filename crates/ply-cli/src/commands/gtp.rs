@@ -422,8 +422,7 @@ impl Session {
         if s.passes() != 1 {
             return false;
         }
-        let (black, white) = self.game.area(s);
-        let margin = f64::from(black - white) - self.komi;
+        let margin = self.margin(s);
         match self.game.to_move(s) {
             Player::Max => margin > 0.0,
             Player::Min => margin < 0.0,
@@ -459,11 +458,16 @@ impl Session {
         Duration::from_millis(ms.saturating_sub(OVERHEAD_MS).max(MIN_MOVE_MS))
     }
 
+    /// Black's area less White's less the true komi (a half point kept).
+    fn margin(&self, s: &GoState) -> f64 {
+        let (black, white) = self.game.area(s);
+        f64::from(black - white) - self.komi
+    }
+
     /// The score by the rules' count of the board as it stands (every
     /// stone alive): `B+8.5`, `W+0.5`, or `0`.
     fn final_score(&self) -> String {
-        let (black, white) = self.game.area(self.state());
-        let margin = f64::from(black - white) - self.komi;
+        let margin = self.margin(self.state());
         if margin > 0.0 {
             format!("B+{margin}")
         } else if margin < 0.0 {

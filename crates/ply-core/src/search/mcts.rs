@@ -231,7 +231,8 @@ struct Node<M> {
     /// The player who made the move into this node (`None` for the root and
     /// for chance outcomes, which nobody chose).
     mover: Option<Player>,
-    /// The player to move here (`None` at a terminal or chance node).
+    /// With RAVE, the player to move here (`None` at a terminal or
+    /// chance node, and without RAVE).
     to_move: Option<Player>,
     /// RAVE: the iterations in which `mover` played this node's move
     /// anywhere after its parent, and their results for `mover`.
@@ -312,15 +313,15 @@ impl<G: Chance + Playouts> Mcts<G> {
     /// `β = sqrt(k / (3n + k))`: the AMAF mean, noisy but available at
     /// once for every move, guides the first visits, and the move's own
     /// mean takes over as its visits pass about `k`. An untried move
-    /// competes by its AMAF mean alone (one virtual draw added), so the
-    /// move expanded next is the most promising, not a random one. Off for
-    /// a game without move slots. Must be set before the first iteration.
+    /// competes by its AMAF mean alone, which starts from the game's
+    /// [`Playouts::prior`], so the move expanded next is the most
+    /// promising, not a random one. Off for a game without move slots.
+    /// Must be set before the first iteration.
     pub fn with_rave(mut self, game: &G, k: Option<f64>) -> Self {
         self.rave = k.filter(|_| game.move_slots() > 0);
         if self.rave.is_some() {
             self.seen = vec![(0, None); game.move_slots()];
-            let root = &mut self.nodes[0];
-            root.untried_amaf = vec![(0.0, 0.0); root.untried.len()];
+            self.nodes[0] = Self::make_node(game, &self.root_state, None, NONE, None, true);
         }
         self
     }
@@ -337,14 +338,15 @@ impl<G: Chance + Playouts> Mcts<G> {
         let mut to_move = None;
         if !game.is_terminal(state) && !game.is_chance(state) {
             game.legal_moves(state, &mut untried);
-            to_move = Some(game.to_move(state));
+            // Only RAVE's update reads it.
+            to_move = rave.then(|| game.to_move(state));
         }
         Node {
             mv,
             parent,
             children: Vec::new(),
             untried_amaf: if rave {
-                vec![(0.0, 0.0); untried.len()]
+                untried.iter().map(|&mv| game.prior(state, mv)).collect()
             } else {
                 Vec::new()
             },
@@ -556,16 +558,7 @@ impl<G: Chance + Playouts> Mcts<G> {
             let Some(child) = self.select(node) else {
                 break;
             };
-            let mv = self.nodes[child as usize].mv.expect("children have moves");
-            if R::ON {
-                rec.selected(SelectStep {
-                    parent_visits: self.nodes[node as usize].visits,
-                    mover: Some(player),
-                    children: self.child_stats(node),
-                    chosen: mv,
-                });
-            }
-            state = game.play(&state, mv);
+            self.follow(game, node, child, player, &mut state, rec);
             node = child;
         }
         // Simulation.
@@ -590,6 +583,29 @@ impl<G: Chance + Playouts> Mcts<G> {
         }
     }
 
+    /// Selection's step from `node` (where `player` moves) to its chosen
+    /// `child`: told to `rec`, and `state` advanced by the child's move.
+    fn follow<R: Record<G::Move>>(
+        &self,
+        game: &G,
+        node: u32,
+        child: u32,
+        player: Player,
+        state: &mut G::State,
+        rec: &mut R,
+    ) {
+        let mv = self.nodes[child as usize].mv.expect("children have moves");
+        if R::ON {
+            rec.selected(SelectStep {
+                parent_visits: self.nodes[node as usize].visits,
+                mover: Some(player),
+                children: self.child_stats(node),
+                chosen: mv,
+            });
+        }
+        *state = game.play(state, mv);
+    }
+
     /// RAVE's step down from `node` (where `player` moves, in `state`):
     /// the best of the children and the untried moves is followed, an
     /// untried one expanded first. Returns the node reached and whether
@@ -606,16 +622,7 @@ impl<G: Chance + Playouts> Mcts<G> {
     ) -> Option<(u32, bool)> {
         match self.select_rave(node, k)? {
             Ok(child) => {
-                let mv = self.nodes[child as usize].mv.expect("children have moves");
-                if R::ON {
-                    rec.selected(SelectStep {
-                        parent_visits: self.nodes[node as usize].visits,
-                        mover: Some(player),
-                        children: self.child_stats(node),
-                        chosen: mv,
-                    });
-                }
-                *state = game.play(state, mv);
+                self.follow(game, node, child, player, state, rec);
                 Some((child, false))
             }
             Err(i) => {
@@ -643,7 +650,11 @@ impl<G: Chance + Playouts> Mcts<G> {
         let nd = &self.nodes[node as usize];
         let ln_n = (nd.visits.max(1) as f64).ln();
         let weigh = |visits: u64, wins: f64, amaf_visits: f32, amaf_wins: f32| {
-            let amaf = (f64::from(amaf_wins) + 0.5) / (f64::from(amaf_visits) + 1.0);
+            let amaf = if amaf_visits > 0.0 {
+                f64::from(amaf_wins) / f64::from(amaf_visits)
+            } else {
+                0.5
+            };
             if visits == 0 {
                 return amaf;
             }
@@ -1230,11 +1241,11 @@ mod tests {
     impl Chance for Picks {}
 
     /// The root's player plays two of the four numbers in every
-    /// iteration, so its moves' AMAF visits sum to twice the iterations;
-    /// every node's AMAF statistics include its own (the move into it is
-    /// the first after its parent), and the root's AMAF wins sum to twice
-    /// the root player's wins (each iteration's result counted once per
-    /// number it played).
+    /// iteration, so its moves' AMAF visits sum to twice the iterations
+    /// and their AMAF wins to twice its wins (each iteration's result
+    /// counted once per number it played), beside the prior, one virtual
+    /// draw a move; every node's AMAF statistics include its own (the
+    /// move into it is the first after its parent).
     #[test]
     fn amaf_counts_every_move_of_the_iteration_once() {
         let iterations = 500;
@@ -1242,14 +1253,15 @@ mod tests {
         assert_eq!(t.run(&Picks, iterations, None), iterations);
         let root = &t.nodes[0];
         let children = root.children.iter().map(|&c| &t.nodes[c as usize]);
+        // Less the prior, one virtual draw for each of the four moves.
         let visits: f32 = children.clone().map(|c| c.amaf_visits).sum::<f32>()
             + root.untried_amaf.iter().map(|u| u.0).sum::<f32>();
-        assert_eq!(visits, 2.0 * iterations as f32);
+        assert_eq!(visits - 4.0, 2.0 * iterations as f32);
         let max_wins: f64 = children.clone().map(|c| c.wins).sum();
         let amaf_wins: f32 = children.map(|c| c.amaf_wins).sum::<f32>()
             + root.untried_amaf.iter().map(|u| u.1).sum::<f32>();
         assert!(
-            (f64::from(amaf_wins) - 2.0 * max_wins).abs() < 1e-3,
+            (f64::from(amaf_wins) - 2.0 - 2.0 * max_wins).abs() < 1e-3,
             "{amaf_wins} {max_wins}"
         );
         for n in &t.nodes[1..] {
