@@ -491,6 +491,15 @@ pub struct GtpArgs {
     /// shapes (full, and hanes and cuts), light, or moves.
     #[arg(long, default_value = "full", value_parser = ["full", "shapes", "light", "moves"])]
     pub playouts: String,
+    /// What new moves start with under RAVE: knowledge (captures,
+    /// escapes, the last move's neighbours high; self-ataris and empty
+    /// edges low) or plain.
+    #[arg(long, default_value = "knowledge", value_parser = ["knowledge", "plain"])]
+    pub priors: String,
+    /// Start every move's search afresh instead of keeping the subtree
+    /// of the position reached (for measuring what reuse is worth).
+    #[arg(long)]
+    pub no_tree_reuse: bool,
 }
 
 /// RAVE's `k`: a number from 0 (`--rave`).

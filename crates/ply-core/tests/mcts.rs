@@ -91,6 +91,41 @@ fn the_tree_is_kept_between_moves() {
     assert!(t.root_moves().iter().map(|m| m.visits).sum::<u64>() > 0);
 }
 
+/// A player's trees, one per thread, are kept from move to move: after
+/// its move and the reply the root already holds the visits the likely
+/// reply's subtree had (more than this move's iterations); forgotten,
+/// the root's visits are exactly this move's iterations.
+#[test]
+fn an_agent_keeps_each_threads_tree_between_moves() {
+    let g = TicTacToe::classic();
+    let s = g.initial_state();
+    let mut agent = MctsAgent::new(MctsOptions {
+        threads: 2,
+        ..opts(4_000, 3)
+    });
+    let first = agent.think(&g, &s);
+    assert_eq!(first.iterations, 4_000);
+    let visits =
+        |r: &ply_core::search::MctsResult<_>| r.moves.iter().map(|m| m.visits).sum::<u64>();
+    assert_eq!(visits(&first), 4_000);
+    let mine = first.best_move.unwrap();
+    let after = g.play(&s, mine);
+    let reply = if mine == 4 { 0 } else { 4 };
+    let next = g.play(&after, reply);
+    let second = agent.think(&g, &next);
+    assert_eq!(
+        second.iterations, 4_000,
+        "the report counts this move's iterations"
+    );
+    assert!(
+        visits(&second) > 4_000,
+        "the kept subtrees' visits: {}",
+        visits(&second)
+    );
+    agent.forget();
+    assert_eq!(visits(&agent.think(&g, &next)), 4_000);
+}
+
 #[test]
 fn never_loses_to_perfect_play() {
     let g = TicTacToe::classic();

@@ -18,9 +18,9 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use ply_core::search::{MctsOptions, mcts};
+use ply_core::search::{MctsAgent, MctsOptions, MctsResult};
 use ply_core::{Game, Notation, Player};
-use ply_games::go::{Go, GoMove, GoState, MAX_SIZE, Policy};
+use ply_games::go::{Go, GoMove, GoState, MAX_SIZE, Policy, Priors};
 
 use crate::CliResult;
 use crate::args::GtpArgs;
@@ -74,10 +74,14 @@ pub struct EngineSettings {
     pub resign: f64,
     /// The playout policy (`None`: move by move through the rules).
     pub playouts: Option<Policy>,
+    /// What a new node's moves start with.
+    pub priors: Priors,
     /// RAVE's equivalence parameter (`None`: plain UCT).
     pub rave: Option<f64>,
     /// The exploration constant.
     pub c: f64,
+    /// Whether each move's search keeps the subtree of the last one.
+    pub reuse: bool,
 }
 
 impl Default for EngineSettings {
@@ -89,8 +93,10 @@ impl Default for EngineSettings {
             seed: 1,
             resign: 0.05,
             playouts: Some(Policy::FULL),
+            priors: Priors::Knowledge,
             rave: Some(DEFAULT_RAVE),
             c: 0.0,
+            reuse: true,
         }
     }
 }
@@ -118,8 +124,10 @@ pub struct Session {
     history: Vec<GoState>,
     /// `None` until `time_settings` (or after `time_settings 0 0 0`).
     clock: Option<Clock>,
-    /// `genmove`s answered, for each move's seed.
+    /// `genmove`s answered, for the seed of each new tree.
     searches: u64,
+    /// The search, keeping its trees from one move to the next.
+    agent: MctsAgent<Go>,
     /// `quit` was read.
     pub quit: bool,
 }
@@ -127,7 +135,7 @@ pub struct Session {
 impl Session {
     /// A 9×9 game, komi 7, searching by `settings`.
     pub fn new(settings: EngineSettings) -> Self {
-        let game = Self::make_game(9, 7.0, settings.playouts);
+        let game = Self::make_game(9, 7.0, &settings);
         Session {
             history: vec![game.initial_state()],
             settings,
@@ -136,6 +144,7 @@ impl Session {
             game,
             clock: None,
             searches: 0,
+            agent: MctsAgent::new(MctsOptions::default()),
             quit: false,
         }
     }
@@ -163,10 +172,11 @@ impl Session {
         }
     }
 
-    fn make_game(size: usize, komi: f64, playouts: Option<Policy>) -> Go {
+    fn make_game(size: usize, komi: f64, settings: &EngineSettings) -> Go {
         Go::new(size, komi.floor() as i32)
             .expect("sizes and komi are checked before")
-            .with_playouts(playouts)
+            .with_playouts(settings.playouts)
+            .with_priors(settings.priors)
     }
 
     fn state(&self) -> &GoState {
@@ -241,7 +251,8 @@ impl Session {
                 match text.parse::<f64>() {
                     Ok(k) if k.is_finite() && k.abs() <= 400.0 => {
                         self.komi = k;
-                        self.game = Self::make_game(self.size, k, self.settings.playouts);
+                        self.game = Self::make_game(self.size, k, &self.settings);
+                        self.agent.forget();
                         self.replay();
                         Ok(String::new())
                     }
@@ -313,8 +324,9 @@ impl Session {
     }
 
     fn new_game(&mut self) {
-        self.game = Self::make_game(self.size, self.komi, self.settings.playouts);
+        self.game = Self::make_game(self.size, self.komi, &self.settings);
         self.history = vec![self.game.initial_state()];
+        self.agent.forget();
     }
 
     /// The same moves on the game as it now is (after `komi`).
@@ -375,20 +387,7 @@ impl Session {
         let mv = if self.pass_wins(&s) {
             GoMove::PASS
         } else {
-            self.searches += 1;
-            let options = MctsOptions {
-                iterations: self.settings.simulations,
-                time_limit: match self.settings.simulations {
-                    Some(_) => None,
-                    None => Some(self.budget(colour, &s)),
-                },
-                threads: self.settings.threads.max(1),
-                seed: self.settings.seed.wrapping_add(self.searches * 7919),
-                rave: self.settings.rave,
-                c: self.settings.c,
-                ..MctsOptions::default()
-            };
-            let result = mcts(&self.game, &s, &options);
+            let result = self.search(colour, &s);
             let best = result.moves.first();
             // What the search thought, for the controller's log (GoGui
             // shows an engine's stderr; referees discard it).
@@ -413,6 +412,59 @@ impl Session {
         let next = self.game.play(&s, mv);
         self.history.push(next);
         self.game.format_move(&s, mv)
+    }
+
+    /// The search of one move: the move's time (or simulations), and
+    /// half as much again when the time is the main time's, there is
+    /// plenty of it, and the two most visited moves are close (the choice
+    /// is unstable: at most 1.5 times the visits of the second). The
+    /// second search goes on growing the same trees.
+    fn search(&mut self, colour: Player, s: &GoState) -> MctsResult<GoMove> {
+        self.searches += 1;
+        let budget = self.budget(colour, s);
+        self.agent.options = MctsOptions {
+            iterations: self.settings.simulations,
+            time_limit: match self.settings.simulations {
+                Some(_) => None,
+                None => Some(budget),
+            },
+            threads: self.settings.threads.max(1),
+            seed: self.settings.seed.wrapping_add(self.searches * 7919),
+            rave: self.settings.rave,
+            c: self.settings.c,
+            ..MctsOptions::default()
+        };
+        if !self.settings.reuse {
+            self.agent.forget();
+        }
+        let mut result = self.agent.think(&self.game, s);
+        let unstable = match result.moves.as_slice() {
+            [first, second, ..] => first.visits * 2 <= second.visits * 3,
+            _ => false,
+        };
+        if unstable
+            && self.settings.simulations.is_none()
+            && self.main_time_left(colour) > 8 * budget.as_millis() as u64
+        {
+            let (done, elapsed) = (result.iterations, result.elapsed);
+            self.agent.options.time_limit = Some(budget / 2);
+            result = self.agent.think(&self.game, s);
+            result.iterations += done;
+            result.elapsed += elapsed;
+        }
+        result
+    }
+
+    /// The main time `colour` has left (0 in byo-yomi or without a clock).
+    fn main_time_left(&self, colour: Player) -> u64 {
+        match self.clock {
+            Some(clock) => match clock.left[side(colour)] {
+                Some((ms, 0)) => ms,
+                Some(_) => 0,
+                None => clock.main_ms,
+            },
+            None => 0,
+        }
     }
 
     /// Whether the opponent just passed and a pass now ends the game in
@@ -528,6 +580,10 @@ pub fn run(args: &GtpArgs) -> CliResult {
         "moves" => None,
         _ => Some(Policy::FULL),
     };
+    settings.reuse = !args.no_tree_reuse;
+    if args.priors == "plain" {
+        settings.priors = Priors::Plain;
+    }
     let mut session = Session::new(settings);
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -683,18 +739,28 @@ mod tests {
         let st = s.state().clone();
         let ms = |s: &Session| s.budget(Player::Max, &st).as_millis();
         assert_eq!(ms(&s), 1000);
+        assert_eq!(s.main_time_left(Player::Max), 0, "no clock: no time to add");
         // One move a period of 1 s: the period less the overhead.
         ask(&mut s, "time_settings 0 1 1").unwrap();
         assert_eq!(ms(&s), 950);
+        assert_eq!(s.main_time_left(Player::Max), 0);
         // 10 minutes main time on an empty 9x9: 81 / 3 = 27 moves to go.
         ask(&mut s, "time_settings 600 0 0").unwrap();
         assert_eq!(ms(&s), 600_000 / 27 - 50);
+        assert_eq!(s.main_time_left(Player::Max), 600_000);
         ask(&mut s, "time_left b 30 0").unwrap();
         assert_eq!(ms(&s), 30_000 / 27 - 50);
+        assert_eq!(s.main_time_left(Player::Max), 30_000);
+        assert_eq!(s.main_time_left(Player::Min), 600_000);
         // In byo-yomi: 20 s for 5 stones.
         ask(&mut s, "time_settings 60 20 5").unwrap();
         ask(&mut s, "time_left black 20 5").unwrap();
         assert_eq!(ms(&s), 4000 - 50);
+        assert_eq!(
+            s.main_time_left(Player::Max),
+            0,
+            "no time to add in byo-yomi"
+        );
         // No limit: back to the default.
         ask(&mut s, "time_settings 0 1 0").unwrap();
         assert_eq!(ms(&s), 1000);

@@ -1113,13 +1113,14 @@ fn merge<G: Chance + Playouts>(
     }
 }
 
-/// MCTS as a player, keeping its tree from one move to the next (single
-/// thread; with several threads each move starts fresh trees).
+/// MCTS as a player, keeping its trees (one per thread) from one move to
+/// the next: after its move and the reply, each tree's subtree for the
+/// new position is kept ([`Mcts::reroot`]), so the simulations already
+/// spent on the likely replies are not thrown away.
 pub struct MctsAgent<G: Chance + Playouts> {
     /// The search settings for every move.
     pub options: MctsOptions,
-    tree: Option<Mcts<G>>,
-    moves_made: u64,
+    trees: Vec<Mcts<G>>,
 }
 
 impl<G: Chance + Playouts> MctsAgent<G> {
@@ -1127,45 +1128,73 @@ impl<G: Chance + Playouts> MctsAgent<G> {
     pub fn new(options: MctsOptions) -> Self {
         MctsAgent {
             options,
-            tree: None,
-            moves_made: 0,
+            trees: Vec::new(),
         }
     }
 }
 
 impl<G: Chance + Playouts> MctsAgent<G> {
-    /// Searches `state` and reports, reusing the subtree of the last search
-    /// when it contains `state`.
+    /// Searches `state` and reports, each thread's tree reusing its
+    /// subtree of the last search when that contains `state` (within two
+    /// plies of its root) and starting afresh otherwise. The iterations
+    /// are shared between the threads as by [`mcts`]; the report counts
+    /// only this move's.
     pub fn think(&mut self, game: &G, state: &G::State) -> MctsResult<G::Move> {
-        self.moves_made += 1;
-        if self.options.threads > 1 {
-            let opts = MctsOptions {
-                seed: self.options.seed.wrapping_add(self.moves_made * 7919),
-                ..self.options
-            };
-            return mcts(game, state, &opts);
-        }
         let start = Instant::now();
         let deadline = self.options.time_limit.map(|t| start + t);
-        let tree = match &mut self.tree {
-            Some(t) => {
-                t.reroot(game, state);
-                t
+        let threads = self.options.threads.max(1);
+        if self.trees.len() != threads {
+            let o = &self.options;
+            self.trees = (0..threads)
+                .map(|i| {
+                    Mcts::new(game, state, o.c, o.seed.wrapping_add(i as u64))
+                        .with_max_nodes(o.max_nodes)
+                        .with_rave(game, o.rave)
+                })
+                .collect();
+        }
+        let total = self.options.iterations.unwrap_or(u64::MAX);
+        let share = |i: usize| {
+            if total == u64::MAX {
+                u64::MAX
+            } else {
+                total / threads as u64 + u64::from((i as u64) < total % threads as u64)
             }
-            None => self.tree.insert(
-                Mcts::new(game, state, self.options.c, self.options.seed)
-                    .with_max_nodes(self.options.max_nodes)
-                    .with_rave(game, self.options.rave),
-            ),
         };
-        let done = tree.run(game, self.options.iterations.unwrap_or(u64::MAX), deadline);
-        let moves = tree.root_moves();
-        merge(
-            game,
-            state,
-            vec![(moves, done, tree.size() as u64, tree.is_endless())],
-            start.elapsed(),
-        )
+        let grow = |(i, tree): (usize, &mut Mcts<G>)| {
+            tree.reroot(game, state);
+            let done = tree.run(game, share(i), deadline);
+            (
+                tree.root_moves(),
+                done,
+                tree.size() as u64,
+                tree.is_endless(),
+            )
+        };
+        let results: Vec<TreeResult<G::Move>> = if threads == 1 {
+            self.trees.iter_mut().enumerate().map(grow).collect()
+        } else {
+            std::thread::scope(|s| {
+                let grow = &grow;
+                let handles: Vec<_> = self
+                    .trees
+                    .iter_mut()
+                    .enumerate()
+                    .map(|t| s.spawn(move || grow(t)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("an MCTS thread panicked"))
+                    .collect()
+            })
+        };
+        merge(game, state, results, start.elapsed())
+    }
+
+    /// Forgets the trees: the next move starts afresh (a new game, or a
+    /// game whose rules changed under the same positions).
+    pub fn forget(&mut self) {
+        self.trees.clear();
     }
 }
 
@@ -1175,7 +1204,7 @@ impl<G: Chance + Playouts> crate::play::Agent<G> for MctsAgent<G> {
     }
 
     fn new_game(&mut self) {
-        self.tree = None;
+        self.forget();
     }
 }
 

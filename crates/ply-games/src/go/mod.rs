@@ -42,6 +42,7 @@
 mod board;
 mod patterns;
 mod playout;
+mod priors;
 
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -55,6 +56,7 @@ use ply_core::{
 pub use board::{BLACK, BORDER, Board, EMPTY, WHITE};
 use board::{Zobrist, mix};
 pub use playout::Policy;
+pub use priors::Priors;
 
 /// The largest board (GTP's letters reach T).
 pub const MAX_SIZE: usize = 19;
@@ -88,6 +90,8 @@ pub struct Go {
     /// How MCTS's playouts are played: in place with this policy, or
     /// (`None`) move by move through the `Game` interface.
     playouts: Option<Policy>,
+    /// What a new node's moves start with in MCTS ([`Playouts::prior`]).
+    priors: Priors,
 }
 
 /// One move of a game's line: the move and the board after it.
@@ -273,6 +277,7 @@ impl Go {
             zobrist: Zobrist::new(stride * stride),
             points,
             playouts: Some(Policy::FULL),
+            priors: Priors::Knowledge,
         })
     }
 
@@ -281,6 +286,12 @@ impl Go {
     /// [`Playouts::playout_choice`]'s light policy.
     pub fn with_playouts(mut self, policy: Option<Policy>) -> Self {
         self.playouts = policy;
+        self
+    }
+
+    /// The same game with MCTS's new moves starting from `priors`.
+    pub fn with_priors(mut self, priors: Priors) -> Self {
+        self.priors = priors;
         self
     }
 
@@ -618,12 +629,18 @@ impl Playouts for Go {
     /// fills its own eye, so neither would otherwise learn anything
     /// before it is expanded, and each would sit at the neutral 1/2 while
     /// a losing position's real moves fall below it. A pass must still be
-    /// reachable (0.3): when every play looks worse, it is tried.
+    /// reachable (0.3): when every play looks worse, it is tried. Other
+    /// plays start from the `priors` module's knowledge
+    /// ([`Priors::Knowledge`], the default) or as one virtual draw.
     fn prior(&self, s: &GoState, mv: GoMove) -> (f32, f32) {
+        let colour = s.colour();
         if mv.is_pass() {
             (10.0, 3.0)
-        } else if s.board.is_eye(usize::from(mv.0), s.colour()) {
+        } else if s.board.is_eye(usize::from(mv.0), colour) {
             (10.0, 1.0)
+        } else if self.priors == Priors::Knowledge {
+            let last = s.last_move().filter(|m| !m.is_pass()).map(|m| usize::from(m.0));
+            priors::knowledge(&s.board, usize::from(mv.0), colour, last)
         } else {
             (1.0, 0.5)
         }
@@ -695,6 +712,14 @@ impl Registered for Go {
                 },
                 meaning: "how MCTS plays a position out: full (one board in place, answering ataris and refusing self-ataris), shapes (full, and hanes and cuts beside the last move), light (in place, random moves that keep out of one's own eyes), moves (the light policy move by move through the game's rules, as every other game's playouts)",
             },
+            ParamSpec {
+                name: "priors",
+                kind: ParamKind::Choice {
+                    default: "knowledge",
+                    values: &["knowledge", "plain"],
+                },
+                meaning: "what MCTS's new moves start with under RAVE: knowledge (captures, escapes and the last move's neighbours high; self-ataris and empty edges low) or plain (one virtual draw; a pass and one's own eye low in both)",
+            },
         ],
         ..GameSpec::new(
             "go",
@@ -711,7 +736,13 @@ impl Registered for Go {
             "moves" => None,
             _ => Some(Policy::FULL),
         };
-        Ok(Self::new(values.int("size") as usize, values.int("komi") as i32)?.with_playouts(policy))
+        let priors = match values.choice("priors") {
+            "plain" => Priors::Plain,
+            _ => Priors::Knowledge,
+        };
+        Ok(Self::new(values.int("size") as usize, values.int("komi") as i32)?
+            .with_playouts(policy)
+            .with_priors(priors))
     }
 }
 
