@@ -44,3 +44,57 @@ fn bad_positions_and_sizes_are_refused_in_go_terms() {
     let e = fails(&["solve", "go", "--depth", "3"]);
     assert!(e.contains("--depth does not apply"), "{e}");
 }
+
+/// `analyze go` maps who owns each point at the end of the playouts:
+/// two living groups, each with three eyes that the other side cannot
+/// fill (suicide), own their halves in every playout.
+#[test]
+fn analyze_maps_who_owns_each_point() {
+    let settled = ".X.X./XXXXX/XXXXX/OOOOO/.O.O. b";
+    let v = json(&[
+        "analyze",
+        "go",
+        "--param",
+        "size=5",
+        "--param",
+        "komi=0",
+        "--position",
+        settled,
+        "--iterations",
+        "2000",
+        "--json",
+        "-q",
+    ]);
+    assert!(v["algo"].as_str().unwrap().contains("RAVE"), "{v}");
+    let map = v["ownership"].as_object().unwrap();
+    assert_eq!(map.len(), 25);
+    for (point, owner) in map {
+        let owner = owner.as_f64().unwrap();
+        let row: u32 = point[1..].parse().unwrap();
+        if row >= 3 {
+            assert!(owner >= 0.95, "{point}: {owner}, black's");
+        } else {
+            assert!(owner <= -0.95, "{point}: {owner}, white's");
+        }
+    }
+    // The text report draws it.
+    let out = common::ply()
+        .args([
+            "analyze",
+            "go",
+            "--param",
+            "size=5",
+            "--position",
+            settled,
+            "--iterations",
+            "500",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.contains("who owns each point"), "{out}");
+    assert!(out.contains(" 5  X X X X X 5"), "{out}");
+    assert!(out.contains(" 1  O O O O O 1"), "{out}");
+}

@@ -573,6 +573,30 @@ pub trait Playouts: Game {
         None
     }
 
+    /// [`Playouts::playout`], also adding to `owners` (one entry a move
+    /// slot, [`Playouts::move_slots`] of them) 1 for each slot MAX owns
+    /// at the playout's end and -1 for each MIN owns: the ownership map of
+    /// a territory game (Go), which MCTS keeps when asked
+    /// ([`MctsOptions::ownership`](crate::search::MctsOptions::ownership)).
+    /// `None` (the default) when the game counts no owners: MCTS then
+    /// plays [`Playouts::playout`] and the playout counts for no map.
+    fn playout_owned(
+        &self,
+        _state: &Self::State,
+        _rng: &mut dyn RngCore,
+        _moves: &mut Vec<(Player, Self::Move)>,
+        _owners: &mut [i64],
+    ) -> Option<f64> {
+        None
+    }
+
+    /// The move a slot names ([`Playouts::move_slot`]'s inverse), for
+    /// reports of the ownership map; `None` (the default) for a slot that
+    /// names no move.
+    fn slot_move(&self, _slot: usize) -> Option<Self::Move> {
+        None
+    }
+
     /// How many slots [`Playouts::move_slot`] numbers moves into: 0 (the
     /// default) when the game's moves have no such numbering, and then
     /// MCTS's RAVE is off for it.

@@ -274,6 +274,12 @@ pub struct GameSpec {
     /// to search to the end and without an evaluation worth a depth limit
     /// (Go), where random playouts judge positions better than a guess.
     pub mcts_default: bool,
+    /// RAVE's `k` for the MCTS of the front ends (`solve`, `analyze`,
+    /// the page) on this game, with an exploration constant of 0 unless
+    /// the request names one; `None` for plain UCT. Games whose moves are
+    /// points (Go), where a move's value elsewhere in a playout says much
+    /// about its value here.
+    pub mcts_rave: Option<u32>,
 }
 
 impl GameSpec {
@@ -295,6 +301,7 @@ impl GameSpec {
             default_depth: None,
             exact_solver: false,
             mcts_default: false,
+            mcts_rave: None,
         }
     }
 

@@ -326,6 +326,7 @@ fn as_result<M: Copy>(
         tree_nodes: tree_nodes as u64,
         elapsed,
         endless: false,
+        ownership: Vec::new(),
     }
 }
 

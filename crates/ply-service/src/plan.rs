@@ -96,7 +96,7 @@ impl Plan {
                 crate::learned::describe(net)
             ),
             Plan::Mcts(o) => format!(
-                "mcts ({}, c={:.3}, seed {}, {} thread{})",
+                "mcts ({}, c={:.3}{}, seed {}, {} thread{})",
                 match (o.iterations, o.time_limit) {
                     (Some(n), None) => format!("{n} iterations"),
                     (Some(n), Some(t)) => format!("{n} iterations within {} ms", t.as_millis()),
@@ -104,6 +104,7 @@ impl Plan {
                     (None, None) => "until stopped".to_string(),
                 },
                 o.c,
+                o.rave.map_or(String::new(), |k| format!(", RAVE k={k}")),
                 o.seed,
                 o.threads,
                 if o.threads == 1 { "" } else { "s" }
@@ -205,7 +206,7 @@ pub fn configure<G: ply_core::Chance + ply_core::Impartial + ply_core::Learn>(
         Algo::Nimber => nimber_plan::<G>(request, info),
         Algo::Score => score_plan(request, threads),
         Algo::Expectiminimax => expectiminimax_plan(request, info),
-        Algo::Mcts => mcts_plan(request, threads),
+        Algo::Mcts => mcts_plan(request, threads, info),
         Algo::Cfr(v) => cfr_plan(request, v),
         a => engine_plan(request, Some(a), default_time_ms),
     }
@@ -330,7 +331,6 @@ fn cfr_plan(request: &Request, variant: Variant) -> Result<Plan, Error> {
     }))
 }
 
-/// MCTS: iterations, a time limit or both; `c` at least 0.
 /// MCTS's exploration constant: the request's `c`, or sqrt 2; checked.
 pub(crate) fn mcts_c(request: &Request) -> Result<f64, Error> {
     exploration(request, std::f64::consts::SQRT_2)
@@ -348,8 +348,18 @@ pub(crate) fn exploration(request: &Request, default: f64) -> Result<f64, Error>
     Ok(c)
 }
 
-fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
-    let c = mcts_c(request)?;
+/// MCTS: iterations, a time limit or both; `c` at least 0 (by default
+/// √2, or 0 with the game's RAVE, whose AMAF values explore).
+fn mcts_plan(request: &Request, threads: usize, info: &GameSpec) -> Result<Plan, Error> {
+    let rave = info.mcts_rave.map(f64::from);
+    let c = exploration(
+        request,
+        if rave.is_some() {
+            0.0
+        } else {
+            std::f64::consts::SQRT_2
+        },
+    )?;
     let iterations = request.iterations.unwrap_or(MCTS_ITERATIONS);
     if iterations == 0 && request.time_ms.is_none() {
         return Err(Error::input(format!(
@@ -367,6 +377,7 @@ fn mcts_plan(request: &Request, threads: usize) -> Result<Plan, Error> {
         c,
         seed: request.seed.unwrap_or(1),
         threads,
+        rave,
         ..MctsOptions::default()
     }))
 }

@@ -51,6 +51,11 @@ pub struct MctsOptions {
     /// UCT; on only for games that number their moves
     /// ([`Playouts::move_slots`]). See [`Mcts::with_rave`].
     pub rave: Option<f64>,
+    /// Keep the ownership map: for each point, who owns it at the end of
+    /// the playouts, on average ([`MctsResult::ownership`]); only games
+    /// whose playouts count owners ([`Playouts::playout_owned`]: Go) have
+    /// one.
+    pub ownership: bool,
 }
 
 /// The default cap on one MCTS tree: two million nodes, a few hundred MiB
@@ -67,6 +72,7 @@ impl Default for MctsOptions {
             threads: 1,
             max_nodes: MAX_TREE_NODES,
             rave: None,
+            ownership: false,
         }
     }
 }
@@ -102,6 +108,10 @@ pub struct MctsResult<M> {
     /// of such playouts say nothing. Front ends report it as
     /// [`SearchError::TooDeep`](crate::search::SearchError::TooDeep).
     pub endless: bool,
+    /// With [`MctsOptions::ownership`], for each move slot's move (a
+    /// point), the mean over the search's playouts of who owned it at
+    /// the end: 1 MAX, -1 MIN, 0 neither. Empty otherwise.
+    pub ownership: Vec<(M, f64)>,
 }
 
 impl<M> MctsResult<M> {
@@ -265,6 +275,10 @@ pub struct Mcts<G: Chance + Playouts> {
     seen: Vec<(u32, Option<Player>)>,
     /// RAVE: the number of the current iteration in `seen`.
     stamp: u32,
+    /// The ownership map's sums, one a move slot (empty when off), and
+    /// the playouts they count.
+    owners: Vec<i64>,
+    owned: u64,
 }
 
 /// Playout plies after which [`Mcts::run`] looks at the clock even before
@@ -299,6 +313,8 @@ impl<G: Chance + Playouts> Mcts<G> {
             rave: None,
             seen: Vec::new(),
             stamp: 0,
+            owners: Vec::new(),
+            owned: 0,
         };
         t.nodes
             .push(Self::make_node(game, state, None, NONE, None, false));
@@ -324,6 +340,20 @@ impl<G: Chance + Playouts> Mcts<G> {
             self.nodes[0] = Self::make_node(game, &self.root_state, None, NONE, None, true);
         }
         self
+    }
+
+    /// Keeps the ownership map ([`MctsOptions::ownership`]) when `on` and
+    /// the game numbers its moves; the map covers the playouts from here.
+    pub fn with_ownership(mut self, game: &G, on: bool) -> Self {
+        self.owners = vec![0; if on { game.move_slots() } else { 0 }];
+        self.owned = 0;
+        self
+    }
+
+    /// The ownership map's sums (one a move slot) and the playouts they
+    /// count; empty and 0 when the map is off.
+    pub fn ownership_sums(&self) -> (&[i64], u64) {
+        (&self.owners, self.owned)
     }
 
     fn make_node(
@@ -422,13 +452,12 @@ impl<G: Chance + Playouts> Mcts<G> {
     /// The search's result after this tree's `iterations`, as [`mcts`]
     /// reports it (every root move, the unvisited too, most visited first).
     pub fn result(&self, game: &G, iterations: u64, elapsed: Duration) -> MctsResult<G::Move> {
-        let tree = (
-            self.root_moves(),
-            iterations,
-            self.size() as u64,
-            self.endless,
-        );
-        merge(game, &self.root_state, vec![tree], elapsed)
+        merge(
+            game,
+            &self.root_state,
+            vec![TreeResult::of(self, iterations)],
+            elapsed,
+        )
     }
 
     /// The tree to `depth` plies below the root (each node's children most
@@ -789,7 +818,14 @@ impl<G: Chance + Playouts> Mcts<G> {
     fn playout<R: Record<G::Move>>(&mut self, game: &G, mut state: G::State, rec: &mut R) -> f64 {
         let mut played = std::mem::take(&mut self.played);
         played.clear();
-        let result = game.playout(&state, &mut self.rng, &mut played);
+        let mut result = None;
+        if !self.owners.is_empty() {
+            result = game.playout_owned(&state, &mut self.rng, &mut played, &mut self.owners);
+            self.owned += u64::from(result.is_some());
+        }
+        if result.is_none() {
+            result = game.playout(&state, &mut self.rng, &mut played);
+        }
         if let Some(result) = result {
             if R::ON {
                 played.iter().for_each(|&(_, mv)| rec.played(mv));
@@ -865,6 +901,9 @@ impl<G: Chance + Playouts> Mcts<G> {
         if &self.root_state == state {
             return true;
         }
+        // The ownership map is the root position's.
+        self.owners.fill(0);
+        self.owned = 0;
         let mut found = None;
         'search: for &c in &self.nodes[0].children {
             let mv = self.nodes[c as usize].mv.expect("children have moves");
@@ -1022,7 +1061,8 @@ impl<G: Chance + Playouts> Grow<'_, G> {
         let seed = self.options.seed.wrapping_add(i as u64);
         let mut tree = Mcts::new(self.game, self.state, self.options.c, seed)
             .with_max_nodes(self.options.max_nodes)
-            .with_rave(self.game, self.options.rave);
+            .with_rave(self.game, self.options.rave)
+            .with_ownership(self.game, self.options.ownership);
         let mut done = 0;
         loop {
             let slice = Instant::now() + WATCH_EVERY;
@@ -1043,17 +1083,35 @@ impl<G: Chance + Playouts> Grow<'_, G> {
                 break;
             }
         }
-        (
-            tree.root_moves(),
-            done,
-            tree.size() as u64,
-            tree.is_endless(),
-        )
+        TreeResult::of(&tree, done)
     }
 }
 
-/// One tree's root moves, iterations run, size, and whether a playout was endless.
-type TreeResult<M> = (Vec<MctsMove<M>>, u64, u64, bool);
+/// What one tree of a search found.
+struct TreeResult<M> {
+    root: Vec<MctsMove<M>>,
+    /// Iterations run.
+    done: u64,
+    size: u64,
+    /// A playout was endless.
+    endless: bool,
+    owners: Vec<i64>,
+    owned: u64,
+}
+
+impl<M> TreeResult<M> {
+    fn of<G: Chance + Playouts<Move = M>>(tree: &Mcts<G>, done: u64) -> Self {
+        let (owners, owned) = tree.ownership_sums();
+        TreeResult {
+            root: tree.root_moves(),
+            done,
+            size: tree.size() as u64,
+            endless: tree.is_endless(),
+            owners: owners.to_vec(),
+            owned,
+        }
+    }
+}
 
 /// Sums the root statistics of several trees, in the game's move order for ties.
 fn merge<G: Chance + Playouts>(
@@ -1080,11 +1138,18 @@ fn merge<G: Chance + Playouts>(
         })
         .collect();
     let (mut iterations, mut tree_nodes, mut endless) = (0, 0, false);
-    for (root, done, size, stuck) in results {
-        iterations += done;
-        tree_nodes += size;
-        endless |= stuck;
-        for m in root {
+    let (mut owners, mut owned) = (Vec::new(), 0);
+    for t in results {
+        iterations += t.done;
+        tree_nodes += t.size;
+        endless |= t.endless;
+        owners.resize(t.owners.len().max(owners.len()), 0);
+        owners
+            .iter_mut()
+            .zip(&t.owners)
+            .for_each(|(sum, n)| *sum += n);
+        owned += t.owned;
+        for m in t.root {
             if let Some(slot) = moves.iter_mut().find(|(x, _)| x.mv == m.mv) {
                 slot.0.visits += m.visits;
                 slot.1 += m.mean * m.visits as f64;
@@ -1110,6 +1175,15 @@ fn merge<G: Chance + Playouts>(
         tree_nodes,
         elapsed,
         endless,
+        ownership: if owned == 0 {
+            Vec::new()
+        } else {
+            owners
+                .iter()
+                .enumerate()
+                .filter_map(|(slot, &n)| Some((game.slot_move(slot)?, n as f64 / owned as f64)))
+                .collect()
+        },
     }
 }
 
@@ -1150,6 +1224,7 @@ impl<G: Chance + Playouts> MctsAgent<G> {
                     Mcts::new(game, state, o.c, o.seed.wrapping_add(i as u64))
                         .with_max_nodes(o.max_nodes)
                         .with_rave(game, o.rave)
+                        .with_ownership(game, o.ownership)
                 })
                 .collect();
         }
@@ -1164,12 +1239,7 @@ impl<G: Chance + Playouts> MctsAgent<G> {
         let grow = |(i, tree): (usize, &mut Mcts<G>)| {
             tree.reroot(game, state);
             let done = tree.run(game, share(i), deadline);
-            (
-                tree.root_moves(),
-                done,
-                tree.size() as u64,
-                tree.is_endless(),
-            )
+            TreeResult::of(tree, done)
         };
         let results: Vec<TreeResult<G::Move>> = if threads == 1 {
             self.trees.iter_mut().enumerate().map(grow).collect()
@@ -1265,6 +1335,58 @@ mod tests {
         fn move_slot(&self, mv: u8) -> Option<usize> {
             Some(usize::from(mv))
         }
+        fn slot_move(&self, slot: usize) -> Option<u8> {
+            u8::try_from(slot).ok().filter(|&n| n < 4)
+        }
+        /// A number is owned by whoever took it.
+        fn playout_owned(
+            &self,
+            s: &Taken,
+            rng: &mut dyn RngCore,
+            moves: &mut Vec<(Player, u8)>,
+            owners: &mut [i64],
+        ) -> Option<f64> {
+            if self.is_terminal(s) {
+                return None;
+            }
+            let mut s = s.clone();
+            let mut free = Vec::new();
+            while !self.is_terminal(&s) {
+                free.clear();
+                self.legal_moves(&s, &mut free);
+                let mv = free[(rng.next_u64() % free.len() as u64) as usize];
+                moves.push((self.to_move(&s), mv));
+                s = self.play(&s, mv);
+            }
+            for &(n, p) in &s.0 {
+                owners[usize::from(n)] += p.sign() as i64;
+            }
+            Some((f64::from(self.utility(&s).0) + 1.0) / 2.0)
+        }
+    }
+
+    /// The ownership map is the mean of the playouts' owners, summed over
+    /// the threads: a number taken before the root is always its taker's,
+    /// and the two left are shared so that their owners sum to 0.
+    #[test]
+    fn ownership_is_the_mean_owner_of_the_counted_playouts() {
+        let start = Picks.play(&Picks.play(&Picks.initial_state(), 3), 0);
+        for threads in [1, 2] {
+            let options = MctsOptions {
+                iterations: Some(500),
+                threads,
+                ownership: true,
+                ..MctsOptions::default()
+            };
+            let r = mcts(&Picks, &start, &options);
+            let map: Vec<(u8, f64)> = r.ownership.clone();
+            assert_eq!(map.iter().map(|m| m.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
+            assert_eq!(map[3].1, 1.0, "MAX took 3");
+            assert_eq!(map[0].1, -1.0, "MIN took 0");
+            assert!((map[1].1 + map[2].1).abs() < 1e-12, "{map:?}");
+        }
+        let off = mcts(&Picks, &start, &MctsOptions::default());
+        assert!(off.ownership.is_empty());
     }
 
     impl Chance for Picks {}

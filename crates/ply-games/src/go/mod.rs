@@ -660,11 +660,55 @@ impl Playouts for Go {
         }
         let board = playout::play_out(self, s, policy, rng, moves);
         let (black, white) = board.area();
-        Some(match (black - white - self.komi).signum() {
-            1 => 1.0,
-            -1 => 0.0,
-            _ => 0.5,
-        })
+        Some(win_draw_loss(black - white - self.komi))
+    }
+
+    /// The same playout, each point's owner at the end counted (the
+    /// area's own count: a stone's colour, an empty region's one colour).
+    fn playout_owned(
+        &self,
+        s: &GoState,
+        rng: &mut dyn RngCore,
+        moves: &mut Vec<(Player, GoMove)>,
+        owners: &mut [i64],
+    ) -> Option<f64> {
+        let policy = self.playouts?;
+        if self.is_terminal(s) {
+            return None;
+        }
+        let board = playout::play_out(self, s, policy, rng, moves);
+        let who = board.owners();
+        let mut margin = -self.komi;
+        for &p in &self.points {
+            let p = usize::from(p);
+            match who[p] {
+                BLACK => {
+                    owners[p] += 1;
+                    margin += 1;
+                }
+                WHITE => {
+                    owners[p] -= 1;
+                    margin -= 1;
+                }
+                _ => {}
+            }
+        }
+        Some(win_draw_loss(margin))
+    }
+
+    /// A point of the board (a slot is a point's index).
+    fn slot_move(&self, slot: usize) -> Option<GoMove> {
+        let p = u16::try_from(slot).ok()?;
+        self.points.contains(&p).then_some(GoMove(p))
+    }
+}
+
+/// A playout's result for Black from the final margin.
+fn win_draw_loss(margin: i32) -> f64 {
+    match margin.signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
     }
 }
 
@@ -685,6 +729,7 @@ ply_core::no_hooks!(Go: EngineHooks, Chance, Impartial, Learn);
 impl Registered for Go {
     const SPEC: GameSpec = GameSpec {
         mcts_default: true,
+        mcts_rave: Some(300),
         params: &[
             ParamSpec {
                 name: "size",
@@ -831,6 +876,44 @@ impl Notation for Go {
             let _ = write!(out, "; {who} passed");
         }
         out
+    }
+
+    /// The board with a note on each point that has one (a visit count,
+    /// an owner's mark), the stones and empty points elsewhere; every
+    /// column as wide as the widest note.
+    fn draw_annotated(&self, s: &GoState, notes: &[(GoMove, String)]) -> Option<String> {
+        let mut labels: Vec<Option<&str>> = vec![None; s.board.cells()];
+        for (mv, note) in notes.iter().filter(|(m, _)| !m.is_pass()) {
+            labels[usize::from(mv.0)] = Some(note);
+        }
+        let width = notes.iter().map(|(_, n)| n.chars().count()).max().unwrap_or(1).max(1);
+        let n = self.size;
+        let letters: String = LETTERS[..n]
+            .iter()
+            .map(|&l| format!(" {:>width$}", l as char))
+            .collect();
+        let mut out = format!("   {letters}\n");
+        for row in (0..n).rev() {
+            let _ = write!(out, "{:>2} ", row + 1);
+            for col in 0..n {
+                let p = usize::from(self.point(col, row).0);
+                let cell = labels[p].map_or_else(
+                    || {
+                        match s.board.colour(p) {
+                            BLACK => "X",
+                            WHITE => "O",
+                            _ => ".",
+                        }
+                        .to_string()
+                    },
+                    str::to_string,
+                );
+                let _ = write!(out, " {cell:>width$}");
+            }
+            let _ = writeln!(out, " {}", row + 1);
+        }
+        let _ = write!(out, "   {letters}");
+        Some(out)
     }
 
     fn score_note(&self, _s: &GoState, score: i32) -> Option<String> {

@@ -560,3 +560,51 @@ fn the_full_policy_captures_and_runs() {
     }
     assert!(seen.len() > 5);
 }
+
+/// A playout that counts owners plays the same game as one that does
+/// not (the same moves for the same random numbers), and its owners are
+/// the area's count: their sum is Black's area less White's, and the
+/// result is that margin's after komi.
+#[test]
+fn owned_playouts_count_the_area() {
+    for size in [5, 9] {
+        let g = Go::new(size, 3).unwrap();
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15 + size as u64);
+        for n in 0..40 {
+            let mut s = g.initial_state();
+            for _ in 0..(n % 25) {
+                let moves = legal(&g, &s);
+                if g.is_terminal(&s) {
+                    break;
+                }
+                let i = next(moves.len() as u64) as usize;
+                s = g.play(&s, g.parse_move(&s, &moves[i]).unwrap());
+            }
+            if g.is_terminal(&s) {
+                continue;
+            }
+            let (mut plain, mut counted) = (Vec::new(), Vec::new());
+            let result = g.playout(&s, &mut Counter(n), &mut plain).unwrap();
+            let mut owners = vec![0i64; g.move_slots()];
+            let owned = g.playout_owned(&s, &mut Counter(n), &mut counted, &mut owners);
+            assert_eq!(owned, Some(result));
+            assert_eq!(plain, counted);
+            // The final board, replayed through the rules, scored by them.
+            let mut end = s.clone();
+            for &(_, mv) in &counted {
+                if g.is_terminal(&end) {
+                    break;
+                }
+                end = g.play(&end, mv);
+            }
+            let (black, white) = end.board.area();
+            assert_eq!(owners.iter().sum::<i64>(), i64::from(black - white));
+            assert!(owners.iter().all(|&o| (-1..=1).contains(&o)));
+            let points: HashSet<usize> = g.points().iter().map(|&p| usize::from(p)).collect();
+            for (slot, &o) in owners.iter().enumerate() {
+                assert!(o == 0 || points.contains(&slot), "slot {slot} is not a point");
+                assert_eq!(g.slot_move(slot).is_some(), points.contains(&slot));
+            }
+        }
+    }
+}

@@ -184,6 +184,11 @@ pub fn analyze_report<G: Notation + Searchable, X: Control>(
             AnalyzeReport::score(header, game, state, &moves, stats)
         }
         Plan::Mcts(o) => {
+            // The ownership map too, for games whose playouts count owners.
+            let o = ply_core::search::MctsOptions {
+                ownership: true,
+                ..o
+            };
             // Watched only to be stoppable (Ctrl-C, a client gone).
             let r = mcts_watched(game, state, &o, &mut |_, _| !stop.should_stop());
             refuse_endless(&r)?;

@@ -1,5 +1,6 @@
 //! `analyze`'s report: every legal move with its value, best first.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -12,7 +13,7 @@ use ply_core::search::{Analysis, ExpectiminimaxAnalysis, MctsResult, SearchOptio
 
 use super::{
     CfrSet, CfrSolve, Header, MctsMoveReport, MctsStats, Number, Score, StatsReport, mcts_moves,
-    verdict,
+    round6, verdict,
 };
 
 /// The result of `analyze`: every legal move with its value, best first.
@@ -75,6 +76,14 @@ pub enum AnalyzeResult {
         moves: Vec<MctsMoveReport>,
         /// What it cost.
         stats: MctsStats,
+        /// For games whose playouts count owners (Go): each point's mean
+        /// owner at the end of the search's playouts, 1 MAX's (black's),
+        /// -1 MIN's, 0 neither or evenly shared.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        ownership: Option<BTreeMap<String, f64>>,
+        /// The same as a picture, for the text report.
+        #[serde(skip)]
+        ownership_board: Option<String>,
     },
     /// Counterfactual regret minimisation: the answer, and every
     /// information set's reach, strategies and regrets.
@@ -290,9 +299,44 @@ impl AnalyzeReport {
             result: AnalyzeResult::Mcts {
                 moves: mcts_moves(game, state, &r.moves),
                 stats: MctsStats::new(r),
+                ownership: (!r.ownership.is_empty()).then(|| {
+                    r.ownership
+                        .iter()
+                        .map(|&(mv, owner)| (game.format_move(state, mv), round6(owner)))
+                        .collect()
+                }),
+                ownership_board: ownership_board(game, state, &r.ownership),
             },
         }
     }
+}
+
+/// The ownership map drawn on the board, one mark a point: `X` where
+/// MAX owns it in at least 60% more playouts than MIN does (a mean of 0.6
+/// or more), `x` from 0.2, `.` between -0.2 and 0.2, `o` and `O` the same
+/// for MIN; `None` without a map or a game that cannot draw notes.
+fn ownership_board<G: Notation>(
+    game: &G,
+    state: &G::State,
+    map: &[(G::Move, f64)],
+) -> Option<String> {
+    if map.is_empty() {
+        return None;
+    }
+    let marks: Vec<_> = map
+        .iter()
+        .map(|&(mv, v)| {
+            let mark = match v {
+                v if v >= 0.6 => "X",
+                v if v >= 0.2 => "x",
+                v if v > -0.2 => ".",
+                v if v > -0.6 => "o",
+                _ => "O",
+            };
+            (mv, mark.to_string())
+        })
+        .collect();
+    game.draw_annotated(state, &marks)
 }
 
 impl AnalyzeReport {
@@ -362,7 +406,12 @@ impl fmt::Display for AnalyzeReport {
                 }
                 writeln!(f, "stats: {stats}")
             }
-            AnalyzeResult::Mcts { moves, stats } => {
+            AnalyzeResult::Mcts {
+                moves,
+                stats,
+                ownership_board,
+                ..
+            } => {
                 writeln!(f, "{} to move; {}, most visited first:", h.mover(), h.algo)?;
                 let priors = moves.iter().any(|m| m.prior.is_some());
                 write!(f, "  {:<8} {:>10} {:>8}", "move", "visits", "mean")?;
@@ -373,6 +422,12 @@ impl fmt::Display for AnalyzeReport {
                         Some(p) => writeln!(f, " {p:>8.3}")?,
                         None => writeln!(f)?,
                     }
+                }
+                if let Some(board) = ownership_board {
+                    writeln!(
+                        f,
+                        "who owns each point at the end of the playouts (X: MAX's in most, x: leaning MAX's, .: shared or open, o and O: MIN's):\n{board}"
+                    )?;
                 }
                 writeln!(f, "{stats}")
             }

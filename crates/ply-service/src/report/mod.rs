@@ -467,7 +467,7 @@ pub fn mcts_value<G: Game>(game: &G, state: &G::State, mean: f64) -> f64 {
 }
 
 /// `x` rounded to six decimal places, as reports print means.
-fn round6(x: f64) -> f64 {
+pub(crate) fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
