@@ -125,9 +125,11 @@ test("the learned engine (PUCT over the built-in network) is offered and plays",
   } finally {
     await t.done();
   }
-  // Chess has none: the option is not there.
+  // Chess has none: the option is taken away once the game's spec has
+  // loaded (the rules line is written from the same spec, just before).
   const c = await open("/play/chess");
   try {
+    await c.page.waitForFunction(() => document.getElementById("rules").textContent.length > 0);
     assert.equal(await c.page.locator("#puct-option").count(), 0);
   } finally {
     await c.done();
