@@ -16,7 +16,11 @@ cd "$(dirname "$0")/.."
 secs="${1:-60}"
 shift || true
 mkdir -p target/fuzz-logs
-flags=(-O --codegen-units "${FUZZ_CODEGEN_UNITS:-1}")
+# FUZZ_SANITIZER (default address, cargo-fuzz's own default): CI's
+# five-second smoke runs use none, which builds faster; the panics, the
+# hangs and the answers the targets check are caught either way, and the
+# long runs keep AddressSanitizer.
+flags=(-O --codegen-units "${FUZZ_CODEGEN_UNITS:-1}" --sanitizer "${FUZZ_SANITIZER:-address}")
 cargo +nightly fuzz build "${flags[@]}"
 runs=()
 if [ -n "${FUZZ_RUNS:-}" ]; then runs=(-runs="$FUZZ_RUNS"); fi
