@@ -342,6 +342,15 @@ impl<G: Chance + Playouts> Mcts<G> {
         self
     }
 
+    /// Thread `i`'s tree of a search by `options`: its seed `seed + i`,
+    /// the options' cap, RAVE and ownership map.
+    fn for_thread(game: &G, state: &G::State, options: &MctsOptions, i: usize) -> Self {
+        Mcts::new(game, state, options.c, options.seed.wrapping_add(i as u64))
+            .with_max_nodes(options.max_nodes)
+            .with_rave(game, options.rave)
+            .with_ownership(game, options.ownership)
+    }
+
     /// Keeps the ownership map ([`MctsOptions::ownership`]) when `on` and
     /// the game numbers its moves; the map covers the playouts from here.
     pub fn with_ownership(mut self, game: &G, on: bool) -> Self {
@@ -1008,7 +1017,6 @@ pub fn mcts_watched<G: Chance + Playouts>(
 ) -> MctsResult<G::Move> {
     let start = Instant::now();
     let threads = options.threads.max(1);
-    let total = options.iterations.unwrap_or(u64::MAX);
     let grow = Grow {
         game,
         state,
@@ -1016,13 +1024,7 @@ pub fn mcts_watched<G: Chance + Playouts>(
         deadline: options.time_limit.map(|t| start + t),
         halt: &AtomicBool::new(false),
     };
-    let share = |i: usize| {
-        if total == u64::MAX {
-            u64::MAX
-        } else {
-            total / threads as u64 + u64::from((i as u64) < total % threads as u64)
-        }
-    };
+    let share = |i: usize| share(options.iterations, threads, i);
     let results: Vec<_> = std::thread::scope(|s| {
         let grow = &grow;
         let helpers: Vec<_> = (1..threads)
@@ -1037,6 +1039,16 @@ pub fn mcts_watched<G: Chance + Playouts>(
         results
     });
     merge(game, state, results, start.elapsed())
+}
+
+/// Thread `i`'s share of `iterations` (all of them over all threads;
+/// `None` or `u64::MAX` for no limit) among `threads`: the remainder to
+/// the first threads.
+fn share(iterations: Option<u64>, threads: usize, i: usize) -> u64 {
+    match iterations {
+        None | Some(u64::MAX) => u64::MAX,
+        Some(total) => total / threads as u64 + u64::from((i as u64) < total % threads as u64),
+    }
 }
 
 /// What every thread of one search shares.
@@ -1058,11 +1070,7 @@ impl<G: Chance + Playouts> Grow<'_, G> {
         share: u64,
         mut watch: Option<&mut Watch<'_, G::Move>>,
     ) -> TreeResult<G::Move> {
-        let seed = self.options.seed.wrapping_add(i as u64);
-        let mut tree = Mcts::new(self.game, self.state, self.options.c, seed)
-            .with_max_nodes(self.options.max_nodes)
-            .with_rave(self.game, self.options.rave)
-            .with_ownership(self.game, self.options.ownership);
+        let mut tree = Mcts::for_thread(self.game, self.state, self.options, i);
         let mut done = 0;
         loop {
             let slice = Instant::now() + WATCH_EVERY;
@@ -1218,24 +1226,12 @@ impl<G: Chance + Playouts> MctsAgent<G> {
         let deadline = self.options.time_limit.map(|t| start + t);
         let threads = self.options.threads.max(1);
         if self.trees.len() != threads {
-            let o = &self.options;
             self.trees = (0..threads)
-                .map(|i| {
-                    Mcts::new(game, state, o.c, o.seed.wrapping_add(i as u64))
-                        .with_max_nodes(o.max_nodes)
-                        .with_rave(game, o.rave)
-                        .with_ownership(game, o.ownership)
-                })
+                .map(|i| Mcts::for_thread(game, state, &self.options, i))
                 .collect();
         }
-        let total = self.options.iterations.unwrap_or(u64::MAX);
-        let share = |i: usize| {
-            if total == u64::MAX {
-                u64::MAX
-            } else {
-                total / threads as u64 + u64::from((i as u64) < total % threads as u64)
-            }
-        };
+        let iterations = self.options.iterations;
+        let share = |i: usize| share(iterations, threads, i);
         let grow = |(i, tree): (usize, &mut Mcts<G>)| {
             tree.reroot(game, state);
             let done = tree.run(game, share(i), deadline);
@@ -1379,7 +1375,7 @@ mod tests {
                 ..MctsOptions::default()
             };
             let r = mcts(&Picks, &start, &options);
-            let map: Vec<(u8, f64)> = r.ownership.clone();
+            let map = &r.ownership;
             assert_eq!(map.iter().map(|m| m.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
             assert_eq!(map[3].1, 1.0, "MAX took 3");
             assert_eq!(map[0].1, -1.0, "MIN took 0");
