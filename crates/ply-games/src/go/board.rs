@@ -159,6 +159,14 @@ impl Board {
         [p - s, p - 1, p + 1, p + s]
     }
 
+    /// The eight points around `p` (its 3×3 neighbourhood less itself):
+    /// where a reply to a move at `p` is looked for.
+    #[inline]
+    pub fn neighbours8(&self, p: usize) -> [usize; 8] {
+        let s = self.stride();
+        [p - s - 1, p - s, p - s + 1, p - 1, p + 1, p + s - 1, p + s, p + s + 1]
+    }
+
     /// The head of the group of the stone at `p`.
     #[inline]
     pub fn head(&self, p: usize) -> usize {

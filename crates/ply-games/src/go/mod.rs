@@ -455,11 +455,7 @@ impl Go {
             .rev()
             .map(|row| {
                 (0..self.size)
-                    .map(|col| match board.colour(usize::from(self.point(col, row).0)) {
-                        BLACK => 'X',
-                        WHITE => 'O',
-                        _ => '.',
-                    })
+                    .map(|col| stone_char(board.colour(usize::from(self.point(col, row).0))))
                     .collect()
             })
             .collect();
@@ -654,12 +650,7 @@ impl Playouts for Go {
         rng: &mut dyn RngCore,
         moves: &mut Vec<(Player, GoMove)>,
     ) -> Option<f64> {
-        let policy = self.playouts?;
-        if self.is_terminal(s) {
-            return None;
-        }
-        let board = playout::play_out(self, s, policy, rng, moves);
-        let (black, white) = board.area();
+        let (black, white) = self.played_out(s, rng, moves)?.area();
         Some(win_draw_loss(black - white - self.komi))
     }
 
@@ -672,12 +663,7 @@ impl Playouts for Go {
         moves: &mut Vec<(Player, GoMove)>,
         owners: &mut [i64],
     ) -> Option<f64> {
-        let policy = self.playouts?;
-        if self.is_terminal(s) {
-            return None;
-        }
-        let board = playout::play_out(self, s, policy, rng, moves);
-        let who = board.owners();
+        let who = self.played_out(s, rng, moves)?.owners();
         let mut margin = -self.komi;
         for &p in &self.points {
             let p = usize::from(p);
@@ -700,6 +686,32 @@ impl Playouts for Go {
     fn slot_move(&self, slot: usize) -> Option<GoMove> {
         let p = u16::try_from(slot).ok()?;
         self.points.contains(&p).then_some(GoMove(p))
+    }
+}
+
+impl Go {
+    /// The final board of a playout by the game's [`Policy`] (see the
+    /// `playout` module); `None` with move-by-move playouts or at the end.
+    fn played_out(
+        &self,
+        s: &GoState,
+        rng: &mut dyn RngCore,
+        moves: &mut Vec<(Player, GoMove)>,
+    ) -> Option<Board> {
+        let policy = self.playouts?;
+        if self.is_terminal(s) {
+            return None;
+        }
+        Some(playout::play_out(self, s, policy, rng, moves))
+    }
+}
+
+/// How a point is drawn: `X` black, `O` white, `.` empty.
+fn stone_char(colour: u8) -> char {
+    match colour {
+        BLACK => 'X',
+        WHITE => 'O',
+        _ => '.',
     }
 }
 
@@ -856,11 +868,7 @@ impl Notation for Go {
                 } else {
                     ' '
                 });
-                out.push(match s.board.colour(usize::from(self.point(col, row).0)) {
-                    BLACK => 'X',
-                    WHITE => 'O',
-                    _ => '.',
-                });
+                out.push(stone_char(s.board.colour(usize::from(self.point(col, row).0))));
             }
             out.push(if is_last(n - 1, row) { ')' } else { ' ' });
             let _ = writeln!(out, "{}", row + 1);
@@ -897,17 +905,7 @@ impl Notation for Go {
             let _ = write!(out, "{:>2} ", row + 1);
             for col in 0..n {
                 let p = usize::from(self.point(col, row).0);
-                let cell = labels[p].map_or_else(
-                    || {
-                        match s.board.colour(p) {
-                            BLACK => "X",
-                            WHITE => "O",
-                            _ => ".",
-                        }
-                        .to_string()
-                    },
-                    str::to_string,
-                );
+                let cell = labels[p].map_or_else(|| stone_char(s.board.colour(p)).to_string(), str::to_string);
                 let _ = write!(out, " {cell:>width$}");
             }
             let _ = writeln!(out, " {}", row + 1);

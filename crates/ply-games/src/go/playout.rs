@@ -219,10 +219,9 @@ fn shape_point(
     if last == NO_POINT {
         return NO_POINT;
     }
-    let s = board.stride();
     let mut found = [NO_POINT; 8];
     let mut n = 0;
-    for q in [last - s - 1, last - s, last - s + 1, last - 1, last + 1, last + s - 1, last + s, last + s + 1] {
+    for q in board.neighbours8(last) {
         if board.colour(q) == EMPTY
             && shape_at(board, q)
             && acceptable(board, q, colour, policy, legal)

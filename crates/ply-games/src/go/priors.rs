@@ -44,7 +44,7 @@ pub(super) fn knowledge(board: &Board, p: usize, colour: u8, last: Option<usize>
         wins += n * rate;
     };
     let enemy = opposite(colour);
-    let near_last = last.is_some_and(|l| is_neighbour8(board, p, l));
+    let near_last = last.is_some_and(|l| board.neighbours8(l).contains(&p));
     if board.captures(p, colour) {
         let takes_last = last.is_some_and(|l| {
             board.colour(l) == enemy
@@ -80,13 +80,6 @@ fn saves(board: &Board, p: usize, colour: u8) -> bool {
         .neighbours(p)
         .into_iter()
         .any(|q| board.colour(q) == colour && board.in_atari(board.head(q)))
-}
-
-/// Whether `a` and `b` are among each other's eight neighbours.
-fn is_neighbour8(board: &Board, a: usize, b: usize) -> bool {
-    let s = board.stride() as isize;
-    let d = a as isize - b as isize;
-    [1, s - 1, s, s + 1].iter().any(|&k| d == k || d == -k)
 }
 
 /// Which line from the edge `p` is on (1 for the edge itself).
